@@ -1,0 +1,65 @@
+"""Device choice, CPU threads, seeding and mixed precision: the few places hardware shows through."""
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+
+import numpy as np
+import torch
+
+
+def pick_device(prefer: str | None = None) -> torch.device:
+    """CUDA if available, else CPU. ``prefer`` (or the ``LENGEN_DEVICE`` variable) overrides it;
+    Apple's ``mps`` is used only when asked for explicitly."""
+    wanted = prefer or os.environ.get("LENGEN_DEVICE")
+    if wanted:
+        if wanted.startswith("cuda") and not torch.cuda.is_available():
+            raise RuntimeError(f"device {wanted!r} was requested but CUDA is not available on this machine")
+        if wanted == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
+            raise RuntimeError("device 'mps' was requested but is not available on this machine")
+        return torch.device(wanted)
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def set_cpu_threads(n: int | None = None) -> int:
+    """Use every core this process may run on (``LENGEN_THREADS`` overrides); small models gain nothing
+    from more threads than cores, and oversubscription slows them down."""
+    if n is None:
+        env = os.environ.get("LENGEN_THREADS")
+        if env:
+            n = int(env)
+        else:
+            try:
+                n = len(os.sched_getaffinity(0))
+            except AttributeError:  # macOS / Windows
+                n = os.cpu_count() or 1
+    n = max(1, int(n))
+    torch.set_num_threads(n)
+    return n
+
+
+def seed_everything(seed: int) -> np.random.Generator:
+    """Seed Python, NumPy and torch; returns a fresh NumPy generator for data sampling."""
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+    return np.random.default_rng(seed)
+
+
+def autocast(device: torch.device, enabled: bool = True):
+    """bf16 autocast on CUDA (fp16 where bf16 is unsupported); a no-op context on CPU."""
+    if enabled and device.type == "cuda":
+        dtype = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+        return torch.autocast("cuda", dtype=dtype)
+    return contextlib.nullcontext()
+
+
+def describe_environment() -> dict:
+    """What a learner should know about their machine before training anything."""
+    device = pick_device()
+    info = {"torch": torch.__version__, "device": str(device), "cpu_threads": torch.get_num_threads(),
+            "cuda": torch.cuda.is_available()}
+    if device.type == "cuda":
+        info["gpu"] = torch.cuda.get_device_name(device)
+    return info

@@ -1,0 +1,284 @@
+"""Data formats: how a :class:`~lengen_utils.problems.Problem` becomes a sequence of tokens.
+
+Each format turns ``653+49=702`` into tokens plus, per position, the *target* the model must
+produce there (``None`` where the position is not supervised). Two layouts exist:
+
+* **decoder** formats (Cho et al. Section 2.1) are read left to right and trained by next-token
+  prediction: the target at position i is token i+1, supervised from ``=`` onwards.
+* the **encoder** format of Sabbaghi et al. (eq. 3.1 and 3.2) is a fixed-width frame of ``l``
+  positions per operand, filled on the left with ``pad`` tokens; the output is read at the same
+  positions, right-aligned, so that "indexing from right to left, the first digit of the answer
+  corresponds to the first position of the input".
+
+Every token also carries its *role* (``a``, ``b``, ``op``, ``eq``, ``answer``, ...) and, for digits,
+its *significance* (the power of ten it stands for). Position-ID schemes (:mod:`positions`) read
+these; nothing else needs to re-parse the strings.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .problems import Problem, ProblemError, num_digits
+
+DIGITS = tuple("0123456789")
+FILL = "<fill>"   # batch padding: never seen by the loss, never a model output
+PAD = "pad"       # Sabbaghi's pad symbol: a real token of the encoder format
+BOS_EOS = "$"
+N_HINTS = 64      # index-hint tokens h0..h63 (Zhou et al. 2024, shown as letters a, b, c, ...)
+HINTS = tuple(f"h{i}" for i in range(N_HINTS))
+VOCAB: tuple[str, ...] = (FILL, *DIGITS, "+", "*", "=", BOS_EOS, PAD, *HINTS)
+TOKEN_ID = {tok: i for i, tok in enumerate(VOCAB)}
+FILL_ID = TOKEN_ID[FILL]
+
+
+class FormatError(ValueError):
+    """A problem that does not fit the chosen format (too many digits for the frame, unknown name...)."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """One problem written in one format.
+
+    ``targets[i]`` is what the model must output at position i (``None``: unsupervised).
+    ``roles[i]`` is one of ``bos, a, op, b, eq, answer, eos, hint``; ``significance[i]`` is the power of
+    ten a digit (or a Sabbaghi ``pad``, or an index hint) stands for, else ``None``.
+    """
+
+    tokens: tuple[str, ...]
+    targets: tuple[str | None, ...]
+    roles: tuple[str, ...]
+    significance: tuple[int | None, ...]
+    problem: Problem
+    format_name: str
+    causal: bool
+    answer_width: int
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    @property
+    def supervised(self) -> list[int]:
+        return [i for i, t in enumerate(self.targets) if t is not None]
+
+    @property
+    def target_significance(self) -> list[int | None]:
+        """Per supervised position, the power of ten of the answer digit produced there (None: ``$``)."""
+        if self.causal:
+            return [self.significance[i + 1] if self.roles[i + 1] == "answer" else None for i in self.supervised]
+        return [len(self.tokens) - 1 - i for i in self.supervised]
+
+    def text(self) -> str:
+        """The sequence as a compact string, e.g. ``$653+049=2070$``."""
+        return render(self.tokens)
+
+
+def render(tokens) -> str:
+    """Join tokens into a readable string: hints become letters, ``pad`` becomes ``·``."""
+    out = []
+    for tok in tokens:
+        if tok is None:
+            out.append("_")
+        elif tok.startswith("h") and tok[1:].isdigit():
+            k = int(tok[1:])
+            out.append(chr(ord("a") + k) if k < 26 else f"<{tok}>")
+        elif tok == PAD:
+            out.append("·")
+        elif tok == FILL:
+            out.append("")
+        else:
+            out.append(tok)
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class FormatSpec:
+    """Switches that define a decoder format, or ``layout='encoder'`` for Sabbaghi's frame."""
+
+    name: str
+    layout: str = "decoder"          # "decoder" or "encoder"
+    reverse_answer: bool = False
+    zero_pad: bool = False
+    bos_eos: bool = False
+    index_hints: bool = False
+    description: str = ""
+
+
+FORMATS: dict[str, FormatSpec] = {spec.name: spec for spec in (
+    FormatSpec("plain", description="653+49=702: the way people write it"),
+    FormatSpec("reversed", reverse_answer=True, description="653+49=207: answer least-significant digit first (Lee et al.)"),
+    FormatSpec("padded", zero_pad=True, description="653+049=0702: operands zero-padded to equal length, answer to length+1"),
+    FormatSpec("bos_eos", bos_eos=True, description="$653+49=702$: wrapped in the BOS/EOS token $"),
+    FormatSpec("index_hints", zero_pad=True, index_hints=True,
+               description="a0b6c5d3+a0b0c4d9=a0b7c0d2: a letter before each digit names its significance (Zhou et al.)"),
+    FormatSpec("cho", reverse_answer=True, zero_pad=True, bos_eos=True,
+               description="$653+049=2070$: Cho et al.'s format for position coupling"),
+    FormatSpec("sabbaghi", layout="encoder",
+               description="fixed frame of l positions per operand, pad tokens on the left (Sabbaghi eq. 3.1/3.2)"),
+)}
+
+
+def get_format(name: str) -> FormatSpec:
+    try:
+        return FORMATS[name]
+    except KeyError:
+        raise FormatError(f"unknown format {name!r}; choose one of {sorted(FORMATS)}") from None
+
+
+def _digits(n: int, width: int) -> list[str]:
+    return list(str(n).zfill(width))
+
+
+def answer_width(problem: Problem, multiplier_digits: int | None = None) -> int:
+    """Digits reserved for the answer: ``L+1`` for addition of L-digit operands, ``N+k`` for N x k."""
+    if problem.op == "+":
+        return max(num_digits(problem.a), num_digits(problem.b)) + 1
+    k = multiplier_digits if multiplier_digits is not None else num_digits(problem.b)
+    return num_digits(problem.a) + k
+
+
+def encode(problem: Problem, format_name: str = "cho", *, frame_width: int | None = None,
+           multiplier_digits: int | None = None, hint_offset: int = 0) -> Example:
+    """Write ``problem`` in the named format.
+
+    ``frame_width`` is Sabbaghi's ``l`` (required for ``format_name='sabbaghi'``). For multiplication
+    ``multiplier_digits`` (k) zero-pads the multiplier ``b`` in decoder formats (Cho's N x 2 task);
+    the multiplicand ``a`` is never padded there. ``hint_offset`` shifts the index-hint letters
+    (randomised in training, as Zhou et al. do).
+    """
+    spec = get_format(format_name)
+    if spec.layout == "encoder":
+        return _encode_sabbaghi(problem, frame_width, spec.name)
+    return _encode_decoder(problem, spec, multiplier_digits, hint_offset)
+
+
+def _encode_decoder(problem: Problem, spec: FormatSpec, multiplier_digits: int | None, hint_offset: int) -> Example:
+    a, b, op = problem.a, problem.b, problem.op
+    if op == "*" and multiplier_digits is not None and num_digits(b) > multiplier_digits:
+        raise FormatError(f"multiplier {b} has {num_digits(b)} digits; this task allows at most {multiplier_digits}")
+    if spec.zero_pad:
+        if op == "+":
+            width_a = width_b = max(num_digits(a), num_digits(b))
+        else:
+            width_a, width_b = num_digits(a), multiplier_digits or num_digits(b)
+        width_ans = answer_width(problem, multiplier_digits)
+    else:
+        width_a, width_b, width_ans = num_digits(a), num_digits(b), num_digits(problem.answer)
+    if spec.index_hints:  # every number shares one width so that a letter means one significance
+        width_a = width_b = width_ans = answer_width(problem, multiplier_digits)
+        if width_ans + hint_offset > N_HINTS:
+            raise FormatError(f"index hints cover {N_HINTS} digits; this problem needs {width_ans + hint_offset}")
+
+    tokens: list[str] = []
+    roles: list[str] = []
+    sig: list[int | None] = []
+
+    def put(tok: str, role: str, s: int | None = None) -> None:
+        tokens.append(tok), roles.append(role), sig.append(s)
+
+    def put_number(n: int, width: int, role: str, reverse: bool = False) -> None:
+        digits = _digits(n, width)
+        order = [(d, width - 1 - i) for i, d in enumerate(digits)]
+        if reverse:
+            order.reverse()
+        for d, s in order:
+            if spec.index_hints:  # 'a' marks the most significant place, as in Zhou et al.'s a0b6c5d3
+                put(HINTS[hint_offset + width - 1 - s], "hint", s)
+            put(d, role, s)
+
+    if spec.bos_eos:
+        put(BOS_EOS, "bos")
+    put_number(a, width_a, "a")
+    put(op, "op")
+    put_number(b, width_b, "b")
+    put("=", "eq")
+    eq_index = len(tokens) - 1
+    put_number(problem.answer, width_ans, "answer", reverse=spec.reverse_answer)
+    if spec.bos_eos:
+        put(BOS_EOS, "eos")
+    targets: list[str | None] = [None] * len(tokens)
+    for i in range(eq_index, len(tokens) - 1):  # next-token prediction from '=' on
+        targets[i] = tokens[i + 1]
+    return Example(tuple(tokens), tuple(targets), tuple(roles), tuple(sig), problem, spec.name,
+                   causal=True, answer_width=width_ans)
+
+
+def _encode_sabbaghi(problem: Problem, frame_width: int | None, name: str) -> Example:
+    if frame_width is None or frame_width < 1:
+        raise FormatError("the sabbaghi format needs frame_width=l, the number of positions per operand")
+    a, b, op = problem.a, problem.b, problem.op
+    for label, n in (("a", a),) + ((("b", b),) if op == "+" else ()):
+        if num_digits(n) > frame_width:
+            raise FormatError(f"operand {label}={n} has {num_digits(n)} digits; the frame width l is {frame_width}")
+    tokens: list[str] = []
+    roles: list[str] = []
+    sig: list[int | None] = []
+
+    def put_framed(n: int, role: str) -> None:
+        digits = list(str(n))
+        padded = [PAD] * (frame_width - len(digits)) + digits
+        for i, tok in enumerate(padded):
+            tokens.append(tok), roles.append(role), sig.append(frame_width - 1 - i)
+
+    if op == "+":  # (pad.. 1 2 3 + pad.. 4 0 9 5), eq. 3.1
+        put_framed(a, "a")
+        tokens.append("+"), roles.append("op"), sig.append(None)
+        put_framed(b, "b")
+        width = frame_width + 1
+    else:  # multiplier first and unpadded: (5 6 x pad.. 4 2 9 7), eq. 3.2; b is the multiplier
+        mult = list(str(b))
+        for i, d in enumerate(mult):
+            tokens.append(d), roles.append("b"), sig.append(len(mult) - 1 - i)
+        tokens.append("*"), roles.append("op"), sig.append(None)
+        put_framed(a, "a")
+        width = frame_width + len(mult)
+    answer = str(problem.answer)
+    out = [PAD] * (width - len(answer)) + list(answer)
+    targets: list[str | None] = [None] * (len(tokens) - width) + out
+    return Example(tuple(tokens), tuple(targets), tuple(roles), tuple(sig), problem, name,
+                   causal=False, answer_width=width)
+
+
+def decode_answer(example: Example, predicted: list[str] | None = None) -> int:
+    """Read the answer back from the supervised positions (the example's own targets by default).
+
+    ``predicted[i]`` is what a model produced at position i; the function undoes reversal, padding
+    and the ``$`` terminator. A malformed prediction raises :class:`FormatError`.
+    """
+    source = example.targets if predicted is None else predicted
+    symbols = [source[i] for i in example.supervised]
+    if example.causal:
+        if example.tokens[-1] == BOS_EOS:
+            if symbols[-1] != BOS_EOS:
+                raise FormatError(f"the answer should end with {BOS_EOS!r}, got {symbols[-1]!r}")
+            symbols = symbols[:-1]
+        digits = [s for s, role in zip(symbols, _answer_roles(example)) if role == "answer"]
+        if get_format(example.format_name).reverse_answer:
+            digits = digits[::-1]
+    else:
+        digits = [s for s in symbols if s != PAD]
+    if not digits or not all(d in DIGITS for d in digits):
+        raise FormatError(f"not a number: {render(symbols)!r}")
+    return int("".join(digits))
+
+
+def _answer_roles(example: Example) -> list[str]:
+    # the role of the token each supervised position predicts (the next token)
+    return [example.roles[i + 1] for i in example.supervised if i + 1 < len(example.roles)]
+
+
+def tokens_to_ids(tokens) -> list[int]:
+    try:
+        return [TOKEN_ID[t] for t in tokens]
+    except KeyError as err:
+        raise FormatError(f"unknown token {err.args[0]!r}") from None
+
+
+def ids_to_tokens(ids) -> list[str]:
+    return [VOCAB[int(i)] for i in ids]
+
+
+__all__ = [
+    "VOCAB", "TOKEN_ID", "FILL", "FILL_ID", "PAD", "BOS_EOS", "HINTS", "FORMATS", "FormatSpec", "Example",
+    "FormatError", "ProblemError", "encode", "decode_answer", "get_format", "answer_width", "render",
+    "tokens_to_ids", "ids_to_tokens",
+]

@@ -1,0 +1,162 @@
+"""Position encodings, each a small module with one job.
+
+Two places exist for position information:
+
+* added to the input embeddings (:class:`LearnedPositions`, :class:`SinusoidalPositions`): APE;
+* inside attention, as an additive score bias or a rotation of queries and keys
+  (:class:`RelativeKeys` = Shaw/Sabbaghi RPE, :class:`UniformKeys` = UPE, :class:`ALiBi`,
+  :class:`RotaryPositions` = RoPE, :class:`RelativeScalarBias` = T5-style bias).
+
+Every in-attention encoding reads *position IDs*, not array indices, so it composes with
+coupled or randomly started IDs. Distances are ``id_key - id_query``.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+from .config import ModelConfig
+
+
+def relative_distance(position_ids: torch.Tensor, max_distance: int) -> torch.Tensor:
+    """``[B, T, T]`` index of the clipped distance ``id_j - id_i`` into a table of ``2*max_distance+1``."""
+    rel = position_ids[:, None, :] - position_ids[:, :, None]
+    return rel.clamp(-max_distance, max_distance) + max_distance
+
+
+class LearnedPositions(nn.Module):
+    """Learned absolute position embeddings, looked up with the given IDs (APE, or coupling)."""
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.table = nn.Embedding(cfg.max_positions, cfg.d_model)
+        nn.init.normal_(self.table.weight, std=0.02)
+
+    def forward(self, position_ids: torch.Tensor) -> torch.Tensor:
+        return self.table(position_ids)
+
+
+class SinusoidalPositions(nn.Module):
+    """Fixed sinusoids of the position IDs (Vaswani et al.); defined for any ID."""
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        half = cfg.d_model // 2
+        freqs = torch.exp(-math.log(10000.0) * torch.arange(half) / max(half, 1))
+        self.register_buffer("freqs", freqs, persistent=False)
+        self.d_model = cfg.d_model
+
+    def forward(self, position_ids: torch.Tensor) -> torch.Tensor:
+        angles = position_ids[..., None].float() * self.freqs
+        emb = torch.cat([angles.sin(), angles.cos()], dim=-1)
+        if emb.shape[-1] < self.d_model:
+            emb = nn.functional.pad(emb, (0, 1))
+        return emb
+
+
+class RelativeKeys(nn.Module):
+    """Shaw et al.'s relative vectors added to the keys: score_ij = q_i . (k_j + p_{j-i}) (Sabbaghi eq. 2.1).
+
+    Returns the extra term q_i . p_{j-i} as an additive bias (already divided by sqrt(d_head)).
+    """
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.max_distance = cfg.rpe_max_distance
+        self.vectors = nn.Parameter(torch.randn(2 * cfg.rpe_max_distance + 1, cfg.d_head) * 0.02)
+
+    def forward(self, q: torch.Tensor, position_ids: torch.Tensor, **_) -> torch.Tensor:
+        scores = torch.matmul(q, self.vectors.t().to(q.dtype))          # [B, H, T, 2K+1]
+        rel = relative_distance(position_ids, self.max_distance)         # [B, T, T]
+        rel = rel[:, None].expand(-1, q.shape[1], -1, -1)
+        return torch.gather(scores, -1, rel) / math.sqrt(q.shape[-1])
+
+
+class UniformKeys(RelativeKeys):
+    """Sabbaghi's UPE (eq. 3.3): a key that is the r-th multiplier digit gets the vector c_r for every
+    query j != i; all other pairs use the RPE vectors p_{j-i}."""
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__(cfg)
+        self.uniform = nn.Parameter(torch.randn(cfg.upe_slots + 1, cfg.d_head) * 0.02)
+        self.slots = cfg.upe_slots
+
+    def forward(self, q: torch.Tensor, position_ids: torch.Tensor, uniform_slots: torch.Tensor | None = None,
+                **_) -> torch.Tensor:
+        bias = super().forward(q, position_ids)
+        if uniform_slots is None:
+            return bias
+        if int(uniform_slots.max()) > self.slots:
+            raise ValueError(f"the multiplier has {int(uniform_slots.max())} digits; this UPE model has "
+                             f"{self.slots} uniform vectors (upe_slots)")
+        per_slot = torch.matmul(q, self.uniform.t().to(q.dtype)) / math.sqrt(q.shape[-1])  # [B, H, T, S+1]
+        slot = uniform_slots[:, None, None, :].expand(-1, q.shape[1], q.shape[2], -1)
+        uniform_bias = torch.gather(per_slot, -1, slot)
+        T = q.shape[2]
+        use = (uniform_slots[:, None, :] > 0) & ~torch.eye(T, dtype=torch.bool, device=q.device)  # [B, T, T]
+        return torch.where(use[:, None], uniform_bias, bias)
+
+
+class ALiBi(nn.Module):
+    """Press et al.'s linear biases: -slope_h * |id_i - id_j| with geometric slopes per head."""
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        slopes = torch.tensor([2.0 ** (-8.0 * (h + 1) / cfg.n_heads) for h in range(cfg.n_heads)])
+        self.register_buffer("slopes", slopes, persistent=False)
+
+    def forward(self, q: torch.Tensor, position_ids: torch.Tensor, **_) -> torch.Tensor:
+        dist = (position_ids[:, None, :] - position_ids[:, :, None]).abs().to(q.dtype)
+        return -self.slopes.to(q.dtype)[None, :, None, None] * dist[:, None]
+
+
+class RelativeScalarBias(nn.Module):
+    """A learned scalar per head and clipped ID difference (Raffel et al.'s T5 bias, without buckets).
+
+    Over coupled IDs this is Cho et al.'s later "coupled relative bias" variant.
+    """
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.max_distance = cfg.relative_bias_max_distance
+        self.bias = nn.Parameter(torch.zeros(cfg.n_heads, 2 * self.max_distance + 1))
+
+    def forward(self, q: torch.Tensor, position_ids: torch.Tensor, **_) -> torch.Tensor:
+        rel = relative_distance(position_ids, self.max_distance)           # [B, T, T]
+        return self.bias.to(q.dtype)[:, rel].permute(1, 0, 2, 3)           # [B, H, T, T]
+
+
+class RotaryPositions(nn.Module):
+    """Su et al.'s RoPE: rotate query and key pairs by angles proportional to the position ID."""
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        half = cfg.d_head // 2
+        self.register_buffer("freqs", cfg.rope_base ** (-torch.arange(half) / half), persistent=False)
+
+    def rotate(self, x: torch.Tensor, position_ids: torch.Tensor) -> torch.Tensor:
+        angles = position_ids[:, None, :, None].float() * self.freqs              # [B, 1, T, half]
+        cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)
+        x1, x2 = x.chunk(2, dim=-1)
+        return torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], dim=-1)
+
+
+def input_encoding(cfg: ModelConfig) -> nn.Module | None:
+    """The encoding added to token embeddings, if the config uses one."""
+    return {"learned": LearnedPositions, "sinusoidal": SinusoidalPositions}.get(cfg.encoding, lambda c: None)(cfg)
+
+
+def attention_biases(cfg: ModelConfig) -> nn.ModuleList:
+    """The additive score biases one attention layer needs."""
+    mods: list[nn.Module] = []
+    if cfg.encoding == "rpe":
+        mods.append(RelativeKeys(cfg))
+    elif cfg.encoding == "upe":
+        mods.append(UniformKeys(cfg))
+    elif cfg.encoding == "alibi":
+        mods.append(ALiBi(cfg))
+    if cfg.relative_bias:
+        mods.append(RelativeScalarBias(cfg))
+    return nn.ModuleList(mods)

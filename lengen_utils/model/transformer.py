@@ -1,0 +1,92 @@
+"""One Transformer for every experiment: decoder (causal) or encoder (bidirectional), any encoding.
+
+Pre-norm blocks: ``x + Attn(Norm(x))`` then ``x + MLP(Norm(x))``; a final norm and a linear read-out
+over the vocabulary. Inputs are token IDs plus position IDs (and, for UPE, the multiplier slots), so
+the same model serves APE, coupling, Abacus and the relative encodings.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from ..positions import PositionRangeError
+from .attention import SelfAttention
+from .config import ModelConfig
+from .encodings import input_encoding
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim: int, eps: float = 1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(dim))
+        self.eps = eps
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+
+def _norm(cfg: ModelConfig) -> nn.Module:
+    return RMSNorm(cfg.d_model) if cfg.norm == "rmsnorm" else nn.LayerNorm(cfg.d_model)
+
+
+class Block(nn.Module):
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.norm1, self.norm2 = _norm(cfg), _norm(cfg)
+        self.attn = SelfAttention(cfg)
+        self.mlp = nn.Sequential(nn.Linear(cfg.d_model, cfg.d_ff), nn.GELU(), nn.Linear(cfg.d_ff, cfg.d_model),
+                                 nn.Dropout(cfg.dropout))
+
+    def forward(self, x, position_ids, key_padding=None, uniform_slots=None, return_weights=False):
+        a, w = self.attn(self.norm1(x), position_ids, key_padding, uniform_slots, return_weights)
+        x = x + a
+        x = x + self.mlp(self.norm2(x))
+        return x, w
+
+
+class Transformer(nn.Module):
+    """``forward(tokens, position_ids) -> logits [B, T, vocab]``."""
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.cfg = cfg
+        self.embed = nn.Embedding(cfg.vocab_size, cfg.d_model)
+        nn.init.normal_(self.embed.weight, std=0.02)
+        self.position = input_encoding(cfg)
+        self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layers))
+        self.norm = _norm(cfg)
+        self.head = nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)
+
+    @property
+    def device(self) -> torch.device:
+        return self.embed.weight.device
+
+    def num_parameters(self) -> int:
+        return sum(p.numel() for p in self.parameters())
+
+    def check_positions(self, position_ids: torch.Tensor) -> None:
+        """Raise a clear error when an ID falls outside the learned table (instead of an index error)."""
+        if self.cfg.encoding == "learned" and position_ids.numel():
+            top = int(position_ids.max())
+            if top >= self.cfg.max_positions or int(position_ids.min()) < 0:
+                raise PositionRangeError(
+                    f"position ID {top} is outside this model's learned table (IDs 0..{self.cfg.max_positions - 1}); "
+                    f"the input is longer than the model was built for")
+
+    def forward(self, tokens: torch.Tensor, position_ids: torch.Tensor, key_padding: torch.Tensor | None = None,
+                uniform_slots: torch.Tensor | None = None, return_attention: bool = False):
+        """Logits for every position; with ``return_attention`` also a list of ``[B, H, T, T]`` weights."""
+        if tokens.shape != position_ids.shape:
+            raise ValueError(f"tokens {tuple(tokens.shape)} and position_ids {tuple(position_ids.shape)} differ in shape")
+        if tokens.numel() and int(tokens.max()) >= self.cfg.vocab_size:
+            raise ValueError(f"token id {int(tokens.max())} is outside the vocabulary of {self.cfg.vocab_size}")
+        self.check_positions(position_ids)
+        x = self.embed(tokens)
+        if self.position is not None:
+            x = x + self.position(position_ids).to(x.dtype)
+        weights = []
+        for block in self.blocks:
+            x, w = block(x, position_ids, key_padding, uniform_slots, return_attention)
+            weights.append(w)
+        logits = self.head(self.norm(x))
+        return (logits, weights) if return_attention else logits

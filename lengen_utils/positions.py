@@ -1,0 +1,130 @@
+"""Position-ID schemes: which integer each token's position embedding is looked up with.
+
+* ``consecutive``: 0, 1, 2, ... (plain APE), optionally from a random start (random-start APE).
+* ``coupled``: Cho et al. Section 3.1 and Figure 2. Digits of equal significance share an ID across
+  the operands and the answer; ``+`` (or ``*``) and ``=`` share the ID after the most significant
+  operand digit; ``$`` (BOS/EOS) gets 0. We follow the paper's Figure 2 (their v1 code): with start
+  s and answer width W, a digit of significance k gets ``s + W - 1 - k`` and the operators get
+  ``s + W``. For ``$653+049=2070$`` at s = 5 this is ``0 6 7 8 9 6 7 8 9 8 7 6 5 0``. The same rule is
+  Cho's N x 2 multiplication coupling (Section 6.1). The start is random in training and fixed (1)
+  at evaluation.
+* ``abacus``: McLeish et al.: 1, 2, 3, ... within each maximal run of digits, 0 elsewhere, plus one
+  random offset in training.
+
+A scheme is a small frozen dataclass; :meth:`PositionScheme.assign` turns an
+:class:`~lengen_utils.formats.Example` into a list of IDs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .formats import DIGITS, Example
+
+SCHEMES = ("consecutive", "coupled", "abacus")
+
+
+class PositionRangeError(ValueError):
+    """Position IDs beyond the model's table: the input is longer than the model can place."""
+
+
+@dataclass(frozen=True)
+class PositionScheme:
+    """How to number positions.
+
+    ``random_start``: draw the start (or the Abacus offset) uniformly in training so that every row of
+    the embedding table up to ``max_position`` gets trained (Cho's max_pos). ``eval_start`` is the
+    fixed start used at evaluation.
+    """
+
+    name: str = "consecutive"
+    random_start: bool = False
+    max_position: int = 64
+    eval_start: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in SCHEMES:
+            raise ValueError(f"unknown position scheme {self.name!r}; choose one of {SCHEMES}")
+        if self.max_position < 1:
+            raise ValueError(f"max_position must be positive, got {self.max_position}")
+
+    @property
+    def default_start(self) -> int:
+        if self.eval_start is not None:
+            return self.eval_start
+        return 1 if self.name == "coupled" else 0
+
+    def span(self, example: Example) -> int:
+        """Largest ID this example needs at start 0 (before the start is added)."""
+        return max(self.assign(example, start=0))
+
+    def assign(self, example: Example, rng: np.random.Generator | None = None, start: int | None = None) -> list[int]:
+        """IDs for ``example``. With ``rng`` and ``random_start`` the start is drawn, else fixed."""
+        if start is None:
+            if rng is not None and self.random_start:
+                free = self.max_position - self._extent(example)
+                if free < self.default_start:
+                    raise PositionRangeError(self._too_long(example))
+                start = int(rng.integers(self.default_start, free + 1))
+            else:
+                start = self.default_start
+        ids = _ASSIGNERS[self.name](example, start)
+        if max(ids) > self.max_position:
+            raise PositionRangeError(self._too_long(example, max(ids)))
+        return ids
+
+    def _extent(self, example: Example) -> int:
+        return max(_ASSIGNERS[self.name](example, 0))
+
+    def _too_long(self, example: Example, needed: int | None = None) -> str:
+        needed = needed if needed is not None else self._extent(example) + self.default_start
+        return (f"{example.problem} needs position IDs up to {needed} under the {self.name!r} scheme, but the "
+                f"table stops at max_position={self.max_position}; use shorter operands or a model with a "
+                f"larger position table")
+
+
+def consecutive_ids(example: Example, start: int = 0) -> list[int]:
+    return [start + i for i in range(len(example))]
+
+
+def coupled_ids(example: Example, start: int = 1) -> list[int]:
+    """Cho et al.'s coupling (Figure 2): equal significance, equal ID; operators one past the top digit."""
+    top = start + example.answer_width
+    ids = []
+    for role, s in zip(example.roles, example.significance):
+        if role in ("bos", "eos"):
+            ids.append(0)
+        elif role in ("op", "eq"):
+            ids.append(top)
+        else:
+            ids.append(top - 1 - s)
+    return ids
+
+
+def abacus_ids(example: Example, start: int = 0) -> list[int]:
+    """McLeish et al.'s Abacus: index within each run of digits (1-based) plus an offset; 0 elsewhere."""
+    ids, run = [], 0
+    for tok in example.tokens:
+        run = run + 1 if tok in DIGITS else 0
+        ids.append(run + start if run else 0)
+    return ids
+
+
+_ASSIGNERS = {"consecutive": consecutive_ids, "coupled": coupled_ids, "abacus": abacus_ids}
+
+
+def uniform_slots(example: Example) -> list[int]:
+    """Sabbaghi's UPE slots: the r-th multiplier digit gets slot r (1-based), every other token 0."""
+    slots, r = [], 0
+    for role, tok in zip(example.roles, example.tokens):
+        if example.problem.op == "*" and role == "b" and tok in DIGITS:
+            r += 1
+            slots.append(r)
+        else:
+            slots.append(0)
+    return slots
+
+
+__all__ = ["PositionScheme", "PositionRangeError", "SCHEMES", "consecutive_ids", "coupled_ids", "abacus_ids",
+           "uniform_slots"]

@@ -1,0 +1,155 @@
+"""A task ties a problem sampler, a format and a position-ID scheme into model-ready batches.
+
+:class:`TaskConfig` is the whole data side of an experiment; :class:`Task` draws training batches
+(random position starts, augmentation) and evaluation sets (fixed start, fixed seed).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+
+import numpy as np
+import torch
+
+from . import problems as P
+from .formats import FILL_ID, Example, encode, get_format, tokens_to_ids
+from .positions import PositionScheme, uniform_slots
+
+SAMPLERS = ("uniform", "exact", "balanced")
+
+
+@dataclass(frozen=True)
+class TaskConfig:
+    """What the model sees. ``max_digits`` is the trained length (operands of ``min_digits..max_digits``
+    digits; for multiplication, the multiplicand ``a``). ``frame_width`` is Sabbaghi's l.
+    ``shift_augment`` is Sabbaghi's A3: append zeros to both operands (M3: to the multiplicand) so that
+    the numbers slide to random places of the frame."""
+
+    op: str = "+"
+    format: str = "cho"
+    positions: str = "coupled"
+    sampler: str = "balanced"
+    min_digits: int = 1
+    max_digits: int = 10
+    multiplier_digits: int | None = None
+    frame_width: int | None = None
+    random_start: bool = True
+    max_position: int = 64
+    shift_augment: bool = False
+    eval_sampler: str = "exact"
+
+    def __post_init__(self) -> None:
+        get_format(self.format)
+        for name in ("sampler", "eval_sampler"):
+            if getattr(self, name) not in SAMPLERS:
+                raise ValueError(f"unknown {name} {getattr(self, name)!r}; choose one of {SAMPLERS}")
+        if self.op not in P.OPERATIONS:
+            raise ValueError(f"unknown operation {self.op!r}; choose one of {P.OPERATIONS}")
+        if self.format == "sabbaghi" and not self.frame_width:
+            raise ValueError("the sabbaghi format needs frame_width (Sabbaghi's l)")
+        PositionScheme(self.positions, self.random_start, self.max_position)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TaskConfig":
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def with_(self, **changes) -> "TaskConfig":
+        return replace(self, **changes)
+
+
+@dataclass
+class Batch:
+    """Padded tensors for a list of examples. ``targets`` holds -100 where nothing is supervised."""
+
+    tokens: torch.Tensor
+    targets: torch.Tensor
+    position_ids: torch.Tensor
+    key_padding: torch.Tensor
+    uniform_slots: torch.Tensor | None
+    examples: list[Example]
+
+    def to(self, device: torch.device | str) -> "Batch":
+        move = lambda t: None if t is None else t.to(device, non_blocking=True)  # noqa: E731
+        return Batch(move(self.tokens), move(self.targets), move(self.position_ids), move(self.key_padding),
+                     move(self.uniform_slots), self.examples)
+
+    def model_inputs(self) -> dict:
+        return {"tokens": self.tokens, "position_ids": self.position_ids, "key_padding": self.key_padding,
+                "uniform_slots": self.uniform_slots}
+
+
+def collate(examples: list[Example], position_ids: list[list[int]], with_slots: bool = False) -> Batch:
+    """Right-pad examples into one :class:`Batch`; padding is excluded from attention and the loss."""
+    T = max(len(e) for e in examples)
+    B = len(examples)
+    tokens = torch.full((B, T), FILL_ID, dtype=torch.long)
+    targets = torch.full((B, T), -100, dtype=torch.long)
+    pos = torch.zeros((B, T), dtype=torch.long)
+    keep = torch.zeros((B, T), dtype=torch.bool)
+    slots = torch.zeros((B, T), dtype=torch.long) if with_slots else None
+    for b, (ex, ids) in enumerate(zip(examples, position_ids)):
+        n = len(ex)
+        tokens[b, :n] = torch.tensor(tokens_to_ids(ex.tokens))
+        sup = ex.supervised
+        targets[b, sup] = torch.tensor(tokens_to_ids(ex.targets[i] for i in sup))
+        pos[b, :n] = torch.tensor(ids)
+        keep[b, :n] = True
+        if slots is not None:
+            slots[b, :n] = torch.tensor(uniform_slots(ex))
+    return Batch(tokens, targets, pos, keep, slots, examples)
+
+
+class Task:
+    """Samples, encodes and batches problems for one :class:`TaskConfig`."""
+
+    def __init__(self, config: TaskConfig):
+        self.config = config
+        self.scheme = PositionScheme(config.positions, config.random_start, config.max_position)
+
+    # -- problems -------------------------------------------------------------------------------
+    def sample_train_problems(self, rng: np.random.Generator, n: int) -> list[P.Problem]:
+        c = self.config
+        if c.sampler == "uniform":
+            probs = P.sample_uniform(rng, c.max_digits, n, c.op, c.multiplier_digits)
+        elif c.sampler == "exact":
+            probs = P.sample_exact_length(rng, c.max_digits, n, c.op, c.multiplier_digits)
+        else:
+            probs = P.sample_balanced(rng, c.max_digits, n, c.op, c.multiplier_digits, c.min_digits)
+        if c.shift_augment:
+            probs = [self._shift(p, rng) for p in probs]
+        return probs
+
+    def _shift(self, problem: P.Problem, rng: np.random.Generator) -> P.Problem:
+        room = self.config.frame_width or self.config.max_digits
+        used = max(P.num_digits(problem.a), P.num_digits(problem.b) if problem.op == "+" else 0)
+        shift = int(rng.integers(0, room - used + 1))
+        return P.shift_with_zeros(problem, shift)
+
+    def eval_problems(self, length: int, n: int, seed: int = 999) -> list[P.Problem]:
+        """A fixed test set: operands of exactly ``length`` digits (or uniform below ``10**length``)."""
+        rng = np.random.default_rng([seed, length])
+        c = self.config
+        if c.eval_sampler == "uniform":
+            return P.sample_uniform(rng, length, n, c.op, c.multiplier_digits)
+        k = c.multiplier_digits if c.op == "*" else None
+        return P.sample_exact_length(rng, length, n, c.op, k)
+
+    # -- encoding -------------------------------------------------------------------------------
+    def example(self, problem: P.Problem) -> Example:
+        c = self.config
+        return encode(problem, c.format, frame_width=c.frame_width, multiplier_digits=c.multiplier_digits)
+
+    def position_ids(self, example: Example, rng: np.random.Generator | None = None) -> list[int]:
+        return self.scheme.assign(example, rng)
+
+    def batch(self, problems: list[P.Problem], rng: np.random.Generator | None = None) -> Batch:
+        """Encode ``problems``; with ``rng`` the position starts are random (training), else fixed."""
+        examples = [self.example(p) for p in problems]
+        ids = [self.position_ids(e, rng) for e in examples]
+        return collate(examples, ids, with_slots=self.config.op == "*")
+
+    def train_batch(self, rng: np.random.Generator, batch_size: int) -> Batch:
+        return self.batch(self.sample_train_problems(rng, batch_size), rng)

@@ -115,14 +115,15 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
             torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
         opt.step()
         window.append(loss.item())
-        if len(window) == log_every or step == cfg.steps - 1:
+        logged = len(window) == log_every or step == cfg.steps - 1
+        if logged:
             losses.append(float(np.mean(window)))
             bar.set_postfix(loss=f"{losses[-1]:.4f}")
-            if callback is not None:
-                callback(step + 1, losses[-1])
             window = []
         if save_every and (step + 1) % save_every == 0:
             snapshot(step + 1)
+        if logged and callback is not None:
+            callback(step + 1, losses[-1])
     seconds = time.perf_counter() - t0
     snapshot(cfg.steps)
     model.eval()

@@ -1,0 +1,143 @@
+"""The Transformer: causality, relative invariance, every encoding learns, devices and dtypes."""
+import numpy as np
+import pytest
+import torch
+
+from lengen_utils.model import ENCODINGS, ConfigError, ModelConfig, Transformer
+from lengen_utils.positions import PositionRangeError
+from lengen_utils.tasks import Task, TaskConfig
+from lengen_utils.train import TrainConfig, fit
+
+torch.manual_seed(0)
+
+
+def tiny(**kw) -> Transformer:
+    base = dict(d_model=32, n_heads=2, d_ff=64, n_layers=2, max_positions=64)
+    base.update(kw)
+    return Transformer(ModelConfig(**base)).eval()
+
+
+def random_inputs(B=3, T=12, vocab=15):
+    tokens = torch.randint(1, vocab, (B, T))
+    pos = torch.arange(T).expand(B, T).clone()
+    return tokens, pos
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_decoder_is_causal(encoding):
+    model = tiny(encoding=encoding, relative_bias=encoding == "learned")
+    tokens, pos = random_inputs()
+    slots = torch.zeros_like(tokens)
+    slots[:, 1:3] = torch.tensor([1, 2])
+    out = model(tokens, pos, uniform_slots=slots)
+    i = 6
+    changed = tokens.clone()
+    changed[:, i + 1:] = torch.randint(1, 15, changed[:, i + 1:].shape)
+    out2 = model(changed, pos, uniform_slots=slots)
+    torch.testing.assert_close(out[:, : i + 1], out2[:, : i + 1])
+    assert not torch.allclose(out[:, i + 1:], out2[:, i + 1:])
+
+
+@pytest.mark.parametrize("encoding", ["rpe", "alibi", "rope", "none"])
+def test_relative_encodings_ignore_a_shift_of_all_ids(encoding):
+    model = tiny(encoding=encoding, causal=False, relative_bias=True)
+    tokens, pos = random_inputs()
+    _, w1 = model(tokens, pos, return_attention=True)
+    _, w2 = model(tokens, pos + 17, return_attention=True)
+    for a, b in zip(w1, w2):
+        torch.testing.assert_close(a, b, atol=1e-5, rtol=1e-4)
+
+
+def test_absolute_encoding_sees_a_shift():
+    model = tiny(encoding="learned", causal=False)
+    with torch.no_grad():
+        model.position.table.weight.normal_()
+    tokens, pos = random_inputs()
+    _, w1 = model(tokens, pos, return_attention=True)
+    _, w2 = model(tokens, pos + 17, return_attention=True)
+    assert not torch.allclose(w1[0], w2[0], atol=1e-4)
+
+
+def test_upe_gives_each_multiplier_digit_one_vector_for_all_queries():
+    model = tiny(encoding="upe", causal=False, n_layers=1)
+    with torch.no_grad():
+        model.blocks[0].attn.biases[0].uniform.normal_()
+    attn = model.blocks[0].attn.biases[0]
+    T = 8
+    q = torch.randn(1, 2, T, model.cfg.d_head)
+    pos = torch.arange(T)[None]
+    slots = torch.tensor([[1, 2, 0, 0, 0, 0, 0, 0]])
+    bias = attn(q, pos, uniform_slots=slots)
+    expected = (q @ attn.uniform.t() / model.cfg.d_head ** 0.5)[..., 1]   # c_1 for key 0
+    torch.testing.assert_close(bias[0, :, 1:, 0], expected[0, :, 1:])
+    # away from the multiplier, scores depend only on the distance (RPE)
+    shifted = attn(q, pos + 5, uniform_slots=slots)
+    torch.testing.assert_close(bias, shifted)
+
+
+def test_sdpa_path_matches_explicit_softmax():
+    model = tiny(encoding="rpe", relative_bias=True)
+    tokens, pos = random_inputs()
+    torch.testing.assert_close(model(tokens, pos), model(tokens, pos, return_attention=True)[0], atol=1e-5, rtol=1e-4)
+
+
+def test_padding_does_not_change_real_positions():
+    model = tiny(encoding="learned", causal=False)
+    tokens, pos = random_inputs(B=1, T=8)
+    keep = torch.ones_like(tokens, dtype=torch.bool)
+    padded = torch.cat([tokens, torch.zeros(1, 4, dtype=torch.long)], 1)
+    ppos = torch.cat([pos, torch.zeros(1, 4, dtype=torch.long)], 1)
+    pkeep = torch.cat([keep, torch.zeros(1, 4, dtype=torch.bool)], 1)
+    torch.testing.assert_close(model(tokens, pos, keep), model(padded, ppos, pkeep)[:, :8], atol=1e-5, rtol=1e-4)
+
+
+def test_position_beyond_table_is_a_clear_error():
+    model = tiny(max_positions=16)
+    tokens, pos = random_inputs(T=20)
+    with pytest.raises(PositionRangeError, match="IDs 0..15"):
+        model(tokens, pos)
+
+
+def test_bad_configs():
+    with pytest.raises(ConfigError, match="unknown position encoding"):
+        ModelConfig(encoding="fire")
+    with pytest.raises(ConfigError, match="divisible"):
+        ModelConfig(d_model=30, n_heads=4)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_every_encoding_learns(encoding):
+    """Loss on a tiny addition task goes down for every encoding, encoder and decoder alike."""
+    if encoding == "upe":
+        task = Task(TaskConfig(op="*", format="sabbaghi", positions="consecutive", sampler="uniform",
+                               max_digits=3, multiplier_digits=1, frame_width=4, random_start=False))
+    elif encoding in ("rpe", "none"):
+        task = Task(TaskConfig(format="sabbaghi", positions="consecutive", sampler="uniform", max_digits=3,
+                               frame_width=4, random_start=False))
+    else:
+        task = Task(TaskConfig(format="cho", positions="coupled", max_digits=3, max_position=20))
+    causal = task.config.format != "sabbaghi"
+    torch.manual_seed(0)
+    model = Transformer(ModelConfig(d_model=32, n_heads=2, d_ff=64, encoding=encoding, causal=causal, max_positions=24))
+    result = fit(model, task, TrainConfig(steps=80, batch_size=32, lr=3e-3, warmup_steps=5), progress=False,
+                 log_every=20)
+    assert result.losses[-1] < 0.7 * result.losses[0], result.losses
+
+
+def test_dtype_and_device_follow_the_model():
+    model = tiny()
+    tokens, pos = random_inputs()
+    out = model.to(torch.float64)(tokens, pos)
+    assert out.dtype == torch.float64
+    assert model.device.type == "cpu"
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        assert model.to(torch.float32)(tokens, pos).dtype == torch.bfloat16
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_cuda_matches_cpu():
+    model = tiny(encoding="rpe")
+    tokens, pos = random_inputs()
+    ref = model(tokens, pos)
+    out = model.cuda()(tokens.cuda(), pos.cuda()).cpu()
+    torch.testing.assert_close(out, ref, atol=1e-4, rtol=1e-3)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .formats import DIGITS, Example
+from .problems import num_digits
 
 SCHEMES = ("consecutive", "coupled", "abacus")
 
@@ -79,7 +80,9 @@ class PositionScheme:
 
     def _too_long(self, example: Example, needed: int | None = None) -> str:
         needed = needed if needed is not None else self._extent(example) + self.default_start
-        return (f"{example.problem} needs position IDs up to {needed} under the {self.name!r} scheme, but the "
+        p = example.problem
+        shape = f"{num_digits(p.a)}-digit {p.op} {num_digits(p.b)}-digit problem"
+        return (f"a {shape} needs position IDs up to {needed} under the {self.name!r} scheme, but the "
                 f"table stops at max_position={self.max_position}; use shorter operands or a model with a "
                 f"larger position table")
 

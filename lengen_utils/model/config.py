@@ -22,7 +22,9 @@ class ModelConfig:
     (Shaw et al. vectors added to the keys, Sabbaghi eq. 2.1, distances clipped at
     ``rpe_max_distance``), ``upe`` (Sabbaghi eq. 3.3: one key vector per multiplier digit, RPE among
     the rest), ``rope`` or ``alibi``. ``relative_bias`` adds a learned scalar per head and clipped
-    ID difference (T5 style) on top of any encoding.
+    ID difference (T5 style) on top of any encoding. ``relative_bias_scale`` multiplies those scalars
+    (stored parameter x scale): under Adam this multiplies their effective learning rate, so a few
+    thousand steps can build a bias gap large enough to stay sharp among many distractors.
     """
 
     vocab_size: int = len(VOCAB)
@@ -37,8 +39,10 @@ class ModelConfig:
     upe_slots: int = 4
     relative_bias: bool = False
     relative_bias_max_distance: int = 8
+    relative_bias_scale: float = 1.0
     dropout: float = 0.0
-    norm: str = "layernorm"           # "layernorm" or "rmsnorm"
+    norm: str = "layernorm"           # "layernorm", "rmsnorm" or "none" (hand-built weights)
+    activation: str = "gelu"          # MLP non-linearity: "gelu" or "relu"
     rope_base: float = 10000.0
 
     def __post_init__(self) -> None:
@@ -48,8 +52,10 @@ class ModelConfig:
             raise ConfigError(f"d_model={self.d_model} must be divisible by n_heads={self.n_heads}")
         if self.encoding == "rope" and (self.d_model // self.n_heads) % 2:
             raise ConfigError("rope needs an even head dimension")
-        if self.norm not in ("layernorm", "rmsnorm"):
-            raise ConfigError(f"unknown norm {self.norm!r}; choose 'layernorm' or 'rmsnorm'")
+        if self.norm not in ("layernorm", "rmsnorm", "none"):
+            raise ConfigError(f"unknown norm {self.norm!r}; choose 'layernorm', 'rmsnorm' or 'none'")
+        if self.activation not in ("gelu", "relu"):
+            raise ConfigError(f"unknown activation {self.activation!r}; choose 'gelu' or 'relu'")
         for name in ("d_model", "n_layers", "n_heads", "d_ff", "max_positions", "vocab_size"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be positive, got {getattr(self, name)}")

@@ -115,17 +115,20 @@ class ALiBi(nn.Module):
 class RelativeScalarBias(nn.Module):
     """A learned scalar per head and clipped ID difference (Raffel et al.'s T5 bias, without buckets).
 
-    Over coupled IDs this is Cho et al.'s later "coupled relative bias" variant.
+    Over coupled IDs this is Cho et al.'s later "coupled relative bias" variant. The bias is
+    ``relative_bias_scale * self.bias`` (a larger scale learns the scalars faster under Adam).
     """
 
     def __init__(self, cfg: ModelConfig):
         super().__init__()
         self.max_distance = cfg.relative_bias_max_distance
+        self.scale = float(cfg.relative_bias_scale)
         self.bias = nn.Parameter(torch.zeros(cfg.n_heads, 2 * self.max_distance + 1))
 
     def forward(self, q: torch.Tensor, position_ids: torch.Tensor, **_) -> torch.Tensor:
         rel = relative_distance(position_ids, self.max_distance)           # [B, T, T]
-        return self.bias.to(q.dtype)[:, rel].permute(1, 0, 2, 3)           # [B, H, T, T]
+        table = self.bias if self.scale == 1.0 else self.bias * self.scale
+        return table.to(q.dtype)[:, rel].permute(1, 0, 2, 3)               # [B, H, T, T]
 
 
 class RotaryPositions(nn.Module):

@@ -26,6 +26,8 @@ class RMSNorm(nn.Module):
 
 
 def _norm(cfg: ModelConfig) -> nn.Module:
+    if cfg.norm == "none":
+        return nn.Identity()
     return RMSNorm(cfg.d_model) if cfg.norm == "rmsnorm" else nn.LayerNorm(cfg.d_model)
 
 
@@ -34,7 +36,8 @@ class Block(nn.Module):
         super().__init__()
         self.norm1, self.norm2 = _norm(cfg), _norm(cfg)
         self.attn = SelfAttention(cfg)
-        self.mlp = nn.Sequential(nn.Linear(cfg.d_model, cfg.d_ff), nn.GELU(), nn.Linear(cfg.d_ff, cfg.d_model),
+        self.mlp = nn.Sequential(nn.Linear(cfg.d_model, cfg.d_ff),
+                                 nn.ReLU() if cfg.activation == "relu" else nn.GELU(), nn.Linear(cfg.d_ff, cfg.d_model),
                                  nn.Dropout(cfg.dropout))
 
     def forward(self, x, position_ids, key_padding=None, uniform_slots=None, return_weights=False):

@@ -141,3 +141,19 @@ def test_cuda_matches_cpu():
     ref = model(tokens, pos)
     out = model.cuda()(tokens.cuda(), pos.cuda()).cpu()
     torch.testing.assert_close(out, ref, atol=1e-4, rtol=1e-3)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_mixed_precision_forward_and_backward(encoding):
+    """Under bf16 autocast (what CUDA training uses) every encoding runs, stays finite and backpropagates."""
+    model = tiny(encoding=encoding, relative_bias=True).train()
+    tokens, pos = random_inputs()
+    slots = torch.zeros_like(tokens)
+    slots[:, :2] = torch.tensor([1, 2])
+    keep = torch.ones_like(tokens, dtype=torch.bool)
+    keep[0, -3:] = False
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        logits = model(tokens, pos, keep, slots)
+    assert logits.dtype == torch.bfloat16 and torch.isfinite(logits.float()).all()
+    logits.float().sum().backward()
+    assert all(p.grad is None or torch.isfinite(p.grad).all() for p in model.parameters())

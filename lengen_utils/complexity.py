@@ -25,10 +25,18 @@ Contents:
 * :func:`sample_by_cascade_length`, :func:`sample_uniform_over_complexity`,
   :func:`sample_mixed_complexity`: the training distributions of Section 4 (C3), sampled exactly;
 * :func:`multiplication_levels`, :func:`multiplication_levels_distribution` (exact dynamic programming)
-  and :func:`brute_force_multiplication_levels_distribution` for the single-digit multiplier scenario.
+  and :func:`brute_force_multiplication_levels_distribution` for the single-digit multiplier scenario;
+* evaluation by complexity (Figure 8): :func:`sample_by_carry_run`, :func:`cascade_test_sets`,
+  :func:`carry_run_test_sets`, :func:`exact_match_per_problem`, :func:`exact_match_by_complexity`,
+  :func:`evaluate_test_sets`, :func:`evaluate_by_cascade_length`, :func:`evaluate_by_carry_run`
+  (results as :class:`GroupResult`).
+
+The samplers of C3 are also available as ``TaskConfig(sampler='uniform_complexity')`` and
+``'mixed_complexity'`` (:mod:`lengen_utils.tasks`).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Iterable, Sequence
@@ -51,6 +59,15 @@ __all__ = [
     "multiplication_levels",
     "multiplication_levels_distribution",
     "brute_force_multiplication_levels_distribution",
+    "sample_by_carry_run",
+    "cascade_test_sets",
+    "carry_run_test_sets",
+    "exact_match_per_problem",
+    "GroupResult",
+    "exact_match_by_complexity",
+    "evaluate_test_sets",
+    "evaluate_by_cascade_length",
+    "evaluate_by_carry_run",
 ]
 
 # Classes of a digit sum, in the order used by every table below.
@@ -524,3 +541,146 @@ def brute_force_multiplication_levels_distribution(length: int, multiplier_digit
             values[:, 1:] += carries[:, :-1]
         counts += np.bincount(levels, minlength=length + 1)[: length + 1]
     return _as_output(counts, len(digits) * 10**length, exact)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Test sets and exact match grouped by complexity (Section 4, C1 and C2, Figure 8)
+# ---------------------------------------------------------------------------------------------------
+
+
+def _carry_runs_from_sums(sums: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`longest_carry_run` for an integer array of digit sums, shape (n, positions)."""
+    sums = np.asarray(sums)
+    carry = np.zeros(sums.shape[0], dtype=np.int64)
+    run = np.zeros(sums.shape[0], dtype=np.int64)
+    best = np.zeros(sums.shape[0], dtype=np.int64)
+    for i in range(sums.shape[1]):
+        carry = (sums[:, i] + carry >= 10).astype(np.int64)
+        run = np.where(carry == 1, run + 1, 0)
+        np.maximum(best, run, out=best)
+    return best
+
+
+def _from_digits(digits: np.ndarray) -> int:
+    """The integer whose digits (least significant first) are ``digits``."""
+    return int("".join(str(int(d)) for d in digits[::-1]))
+
+
+def sample_by_carry_run(rng: np.random.Generator, max_digits: int, run: int, n: int,
+                        max_draws: int = 2_000_000) -> list[Problem]:
+    """``n`` sums with operands uniform below ``10**max_digits`` conditioned on
+    :func:`longest_carry_run` == ``run`` (Sabbaghi C1, "consecutive carries", Figure 8b).
+
+    Rejection sampling: operand pairs are drawn uniformly in vectorised blocks and kept when their
+    longest run of consecutive carry-emitting positions equals ``run``, so every qualifying pair is
+    equally likely. Raises :class:`ProblemError` when ``run`` is infeasible (``0..max_digits``) or when
+    fewer than ``n`` qualifying pairs turn up within ``max_draws`` draws (too rare a level).
+    """
+    max_digits, run = _check_cascade(max_digits, run)
+    n = _check_non_negative(n, "n")
+    out: list[Problem] = []
+    drawn = 0
+    while len(out) < n:
+        if drawn >= max_draws:
+            raise ProblemError(f"only {len(out)} of {n} sums with a longest carry run of {run} in "
+                               f"{drawn} uniform {max_digits}-digit draws; ask for fewer or a more common run")
+        block = min(max(4 * n, 4096), max_draws - drawn)
+        a = rng.integers(0, 10, size=(block, max_digits))
+        b = rng.integers(0, 10, size=(block, max_digits))
+        drawn += block
+        for i in np.flatnonzero(_carry_runs_from_sums(a + b) == run)[: n - len(out)]:
+            out.append(Problem(_from_digits(a[i]), _from_digits(b[i]), "+"))
+    return out
+
+
+def cascade_test_sets(length: int, levels: Iterable[int], n: int, seed: int = 999) -> dict[int, list[Problem]]:
+    """Fixed test sets ``{cascade length: n sums}`` with operands uniform below ``10**length``,
+    drawn exactly by :func:`sample_by_cascade_length`; each level has its own seeded generator."""
+    return {int(c): sample_by_cascade_length(np.random.default_rng([seed, length, int(c), 1]), length, int(c), n)
+            for c in levels}
+
+
+def carry_run_test_sets(length: int, levels: Iterable[int], n: int, seed: int = 999) -> dict[int, list[Problem]]:
+    """Fixed test sets ``{longest carry run: n sums}`` (operands uniform below ``10**length``), drawn by
+    :func:`sample_by_carry_run`; each level has its own seeded generator."""
+    return {int(r): sample_by_carry_run(np.random.default_rng([seed, length, int(r), 2]), length, int(r), n)
+            for r in levels}
+
+
+def exact_match_per_problem(model, task, problems: Sequence[Problem], batch_size: int = 500,
+                            greedy: bool = False) -> np.ndarray:
+    """Boolean exact match of ``model`` on every problem (teacher-forced by default; for an encoder the
+    two are the same computation, for a decoder they agree example by example)."""
+    from .evaluate import greedy_predictions, score, teacher_forced_predictions
+
+    problems = list(problems)
+    if not problems:
+        raise ValueError("exact_match_per_problem needs at least one problem")
+    out = []
+    for start in range(0, len(problems), batch_size):
+        batch = task.batch(problems[start:start + batch_size]).to(model.device)
+        preds = greedy_predictions(model, batch) if greedy else teacher_forced_predictions(model, batch)
+        out.append(score(batch, preds)[0])
+    return np.concatenate(out).astype(bool)
+
+
+MEASURES = {"cascade": cascade_length, "carry_run": longest_carry_run}
+"""The two complexity measures of Section 4: the cascade of carries (C2) and the longest run of
+consecutive carries (C1)."""
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    """Exact match of one group of test sums that share a complexity level.
+
+    ``mean_cascade`` and ``mean_carry_run`` describe the group under both measures, so a table can
+    show that a group selected by one measure differs (or not) under the other."""
+
+    level: int
+    n: int
+    exact_match: float
+    mean_cascade: float
+    mean_carry_run: float
+
+    @property
+    def stderr(self) -> float:
+        """Binomial standard error of ``exact_match``."""
+        return float(np.sqrt(self.exact_match * (1 - self.exact_match) / self.n)) if self.n else float("nan")
+
+
+def _group_result(level: int, correct: np.ndarray, problems: Sequence[Problem]) -> GroupResult:
+    return GroupResult(int(level), len(problems), float(np.mean(correct)),
+                       float(np.mean([cascade_length(p.a, p.b) for p in problems])),
+                       float(np.mean([longest_carry_run(p.a, p.b) for p in problems])))
+
+
+def exact_match_by_complexity(model, task, problems: Sequence[Problem], measure: str = "cascade",
+                              batch_size: int = 500) -> dict[int, GroupResult]:
+    """Exact match of ``model`` on ``problems`` grouped by a complexity measure of each sum
+    (``'cascade'``: :func:`cascade_length`; ``'carry_run'``: :func:`longest_carry_run`)."""
+    if measure not in MEASURES:
+        raise ValueError(f"unknown complexity measure {measure!r}; choose one of {sorted(MEASURES)}")
+    problems = list(problems)
+    correct = exact_match_per_problem(model, task, problems, batch_size)
+    levels = np.array([MEASURES[measure](p.a, p.b) for p in problems])
+    return {int(c): _group_result(int(c), correct[levels == c], [p for p, l in zip(problems, levels) if l == c])
+            for c in np.unique(levels)}
+
+
+def evaluate_test_sets(model, task, test_sets: dict[int, Sequence[Problem]],
+                       batch_size: int = 500) -> dict[int, GroupResult]:
+    """Exact match on each group of a ``{level: problems}`` test set (e.g. from :func:`cascade_test_sets`)."""
+    return {level: _group_result(level, exact_match_per_problem(model, task, probs, batch_size), probs)
+            for level, probs in test_sets.items()}
+
+
+def evaluate_by_cascade_length(model, task, length: int, levels: Iterable[int], n: int = 500,
+                               seed: int = 999) -> dict[int, GroupResult]:
+    """Figure 8a: exact match on ``n`` ``length``-digit sums per cascade length in ``levels``."""
+    return evaluate_test_sets(model, task, cascade_test_sets(length, levels, n, seed))
+
+
+def evaluate_by_carry_run(model, task, length: int, levels: Iterable[int], n: int = 500,
+                          seed: int = 999) -> dict[int, GroupResult]:
+    """Figure 8b: exact match on ``n`` ``length``-digit sums per longest run of consecutive carries."""
+    return evaluate_test_sets(model, task, carry_run_test_sets(length, levels, n, seed))

@@ -85,7 +85,17 @@ def score(batch: Batch, preds: torch.Tensor) -> tuple[np.ndarray, dict[int, tupl
 def evaluate_length(model: Transformer, task: Task, length: int, n: int = 1000, seed: int = 999,
                     batch_size: int = 500, greedy: bool = False) -> LengthResult:
     """EM and per-digit accuracy on ``n`` fixed problems whose operands have ``length`` digits."""
-    problems = task.eval_problems(length, n, seed)
+    return evaluate_problems(model, task, task.eval_problems(length, n, seed), length, batch_size, greedy)
+
+
+def evaluate_problems(model: Transformer, task: Task, problems, length: int = 0, batch_size: int = 500,
+                      greedy: bool = False) -> LengthResult:
+    """EM and per-digit accuracy on any list of problems (e.g. shifted in-distribution data);
+    ``length`` is only a label stored in the result."""
+    problems = list(problems)
+    if not problems:
+        raise ValueError("evaluate_problems needs at least one problem")
+    n = len(problems)
     ems, counts = [], defaultdict(lambda: [0, 0])
     for start in range(0, n, batch_size):
         batch = task.batch(problems[start:start + batch_size]).to(model.device)

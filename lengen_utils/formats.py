@@ -238,6 +238,28 @@ def _encode_sabbaghi(problem: Problem, frame_width: int | None, name: str) -> Ex
                    causal=False, answer_width=width)
 
 
+def sabbaghi_sigma(i: int, frame_width: int) -> list[int]:
+    """Sabbaghi's σ(i) (Section 3.1): the input positions the i-th answer digit depends on.
+
+    Positions count from the right of the ``2l+1`` addition input, starting at 1 (position 1 is the
+    units digit of b, ``l+1`` is ``+``, ``l+2`` the units digit of a); the i-th answer digit is read at
+    position i. ``σ(i) = (1, ..., i, l+2, ..., i+l+1)``: the digits of significance < i of both
+    operands (the carry) and the pair of significance i-1. ``σ(2) = (1, 2, 22, 23)`` for l = 20.
+    """
+    if frame_width < 1 or not 1 <= i <= frame_width + 1:
+        raise FormatError(f"σ(i) is defined for 1 <= i <= l+1 = {frame_width + 1}, got i={i}")
+    top = min(i, frame_width)
+    return list(range(1, top + 1)) + list(range(frame_width + 2, top + frame_width + 2))
+
+
+def sigma_indices(example: Example, i: int) -> list[int]:
+    """σ(i) as 0-based indices into ``example.tokens`` (a Sabbaghi addition example)."""
+    if example.format_name != "sabbaghi" or example.problem.op != "+":
+        raise FormatError("σ(i) is defined here for additions in the sabbaghi format")
+    T = len(example.tokens)
+    return sorted(T - r for r in sabbaghi_sigma(i, (T - 1) // 2))
+
+
 def decode_answer(example: Example, predicted: list[str] | None = None) -> int:
     """Read the answer back from the supervised positions (the example's own targets by default).
 
@@ -280,5 +302,5 @@ def ids_to_tokens(ids) -> list[str]:
 __all__ = [
     "VOCAB", "TOKEN_ID", "FILL", "FILL_ID", "PAD", "BOS_EOS", "HINTS", "FORMATS", "FormatSpec", "Example",
     "FormatError", "ProblemError", "encode", "decode_answer", "get_format", "answer_width", "render",
-    "tokens_to_ids", "ids_to_tokens",
+    "tokens_to_ids", "ids_to_tokens", "sabbaghi_sigma", "sigma_indices",
 ]

@@ -12,9 +12,10 @@ import torch
 
 from . import problems as P
 from .formats import FILL_ID, Example, encode, get_format, tokens_to_ids
-from .positions import PositionScheme, uniform_slots
+from .positions import PositionRangeError, PositionScheme, uniform_slots
 
-SAMPLERS = ("uniform", "exact", "balanced")
+SAMPLERS = ("uniform", "exact", "balanced", "uniform_complexity", "mixed_complexity")
+# uniform_complexity / mixed_complexity (addition only): Sabbaghi C3, see lengen_utils.complexity
 
 
 @dataclass(frozen=True)
@@ -36,9 +37,15 @@ class TaskConfig:
     max_position: int = 64
     shift_augment: bool = False
     eval_sampler: str = "exact"
+    pack: int = 1
+    shift_max_width: int | None = None   # shift_augment: widest shifted number (default: the frame width)
 
     def __post_init__(self) -> None:
         get_format(self.format)
+        if self.pack < 1:
+            raise ValueError(f"pack must be at least 1, got {self.pack}")
+        if self.pack > 1 and (self.positions != "coupled" or get_format(self.format).layout != "decoder"):
+            raise ValueError("pack > 1 is implemented for decoder formats with coupled positions only")
         for name in ("sampler", "eval_sampler"):
             if getattr(self, name) not in SAMPLERS:
                 raise ValueError(f"unknown {name} {getattr(self, name)!r}; choose one of {SAMPLERS}")
@@ -116,6 +123,12 @@ class Task:
             probs = P.sample_uniform(rng, c.max_digits, n, c.op, c.multiplier_digits)
         elif c.sampler == "exact":
             probs = P.sample_exact_length(rng, c.max_digits, n, c.op, c.multiplier_digits)
+        elif c.sampler in ("uniform_complexity", "mixed_complexity"):  # Sabbaghi C3: addition only
+            from .complexity import sample_mixed_complexity, sample_uniform_over_complexity
+            if c.op != "+":
+                raise ValueError(f"sampler {c.sampler!r} is defined for addition only (cascades of carries)")
+            probs = (sample_uniform_over_complexity(rng, c.max_digits, n) if c.sampler == "uniform_complexity"
+                     else sample_mixed_complexity(rng, c.max_digits, n))
         else:
             probs = P.sample_balanced(rng, c.max_digits, n, c.op, c.multiplier_digits, c.min_digits)
         if c.shift_augment:
@@ -123,7 +136,7 @@ class Task:
         return probs
 
     def _shift(self, problem: P.Problem, rng: np.random.Generator) -> P.Problem:
-        room = self.config.frame_width or self.config.max_digits
+        room = self.config.shift_max_width or self.config.frame_width or self.config.max_digits
         used = max(P.num_digits(problem.a), P.num_digits(problem.b) if problem.op == "+" else 0)
         shift = int(rng.integers(0, room - used + 1))
         return P.shift_with_zeros(problem, shift)
@@ -152,4 +165,46 @@ class Task:
         return collate(examples, ids, with_slots=self.config.op == "*")
 
     def train_batch(self, rng: np.random.Generator, batch_size: int) -> Batch:
-        return self.batch(self.sample_train_problems(rng, batch_size), rng)
+        """``batch_size`` training sequences (each holding ``config.pack`` problems)."""
+        if self.config.pack == 1:
+            return self.batch(self.sample_train_problems(rng, batch_size), rng)
+        return self.packed_batch(self.sample_train_problems(rng, batch_size * self.config.pack), rng)
+
+    def packed_batch(self, problems: list[P.Problem], rng: np.random.Generator) -> Batch:
+        """Concatenate consecutive groups of ``config.pack`` problems into one sequence each.
+
+        Each problem keeps its own coupled IDs, placed in a random slot of ``1..max_position`` that
+        overlaps no other problem of the sequence (random gaps between slots, random order). The
+        closing ``$`` of one problem is not trained to predict the next one's opening ``$``.
+        """
+        k = self.config.pack
+        if len(problems) % k:
+            raise ValueError(f"{len(problems)} problems do not split into sequences of {k}")
+        examples, ids = [], []
+        for g in range(0, len(problems), k):
+            group = [self.example(p) for p in problems[g:g + k]]
+            extents = [self.scheme.span(e) + 1 for e in group]      # IDs start..start+span of each
+            first_id = self.scheme.default_start
+            slack = self.config.max_position - first_id + 1 - sum(extents)
+            if slack < 0:
+                raise PositionRangeError(f"{k} packed problems need {sum(extents)} position IDs but "
+                                         f"max_position={self.config.max_position}")
+            cuts = np.sort(rng.integers(0, slack + 1, size=k))
+            gaps = np.diff(np.concatenate([[0], cuts]))            # k non-negative gaps summing to <= slack
+            starts, nxt = [0] * k, first_id
+            for slot, i in enumerate(rng.permutation(k)):
+                nxt += int(gaps[slot])
+                starts[i] = nxt
+                nxt += extents[i]
+            group_ids = [self.scheme.assign(e, start=s) for e, s in zip(group, starts)]
+            examples.append(_concat_examples(group))
+            ids.append([i for g_ids in group_ids for i in g_ids])
+        return collate(examples, ids, with_slots=False)
+
+
+def _concat_examples(group: list[Example]) -> Example:
+    """One training sequence made of several examples (``problem`` and ``answer_width`` of the first)."""
+    first = group[0]
+    cat = lambda name: tuple(x for e in group for x in getattr(e, name))  # noqa: E731
+    return Example(cat("tokens"), cat("targets"), cat("roles"), cat("significance"), first.problem,
+                   first.format_name, first.causal, first.answer_width)

@@ -121,6 +121,12 @@ def metrics(name: str, assets: Path | None = None) -> dict[int, float]:
     return {int(k): v for k, v in manifest_record(name, assets)["metrics"]["em"].items()}
 
 
+def per_digit(name: str, assets: Path | None = None) -> dict[int, dict[int, float]]:
+    """Accuracy per output digit, ``{length: {significance: accuracy}}``, as measured at training time."""
+    per = manifest_record(name, assets)["metrics"]["per_digit"]
+    return {int(k): {int(s): a for s, a in v.items()} for k, v in per.items()}
+
+
 # -- train / load / verify --------------------------------------------------------------------------
 def train_entry(e: ZooEntry, progress: bool = True, steps: int | None = None) -> tuple[Transformer, TrainResult]:
     """Train ``e`` from its seed (``steps`` overrides the budget, e.g. for a quick live demo)."""

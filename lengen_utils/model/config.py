@@ -25,6 +25,7 @@ class ModelConfig:
     ID difference (T5 style) on top of any encoding. ``relative_bias_scale`` multiplies those scalars
     (stored parameter x scale): under Adam this multiplies their effective learning rate, so a few
     thousand steps can build a bias gap large enough to stay sharp among many distractors.
+    ``rpe_scale`` does the same for the RPE/UPE key vectors (``p = rpe_scale x parameter``).
     """
 
     vocab_size: int = len(VOCAB)
@@ -40,6 +41,7 @@ class ModelConfig:
     relative_bias: bool = False
     relative_bias_max_distance: int = 8
     relative_bias_scale: float = 1.0
+    rpe_scale: float = 1.0             # RPE/UPE vectors = stored parameter x scale (faster learning under Adam)
     dropout: float = 0.0
     norm: str = "layernorm"           # "layernorm", "rmsnorm" or "none" (hand-built weights)
     activation: str = "gelu"          # MLP non-linearity: "gelu" or "relu"

@@ -65,10 +65,16 @@ class RelativeKeys(nn.Module):
     def __init__(self, cfg: ModelConfig):
         super().__init__()
         self.max_distance = cfg.rpe_max_distance
-        self.vectors = nn.Parameter(torch.randn(2 * cfg.rpe_max_distance + 1, cfg.d_head) * 0.02)
+        self.scale = float(cfg.rpe_scale)
+        self.vectors = nn.Parameter(torch.randn(2 * cfg.rpe_max_distance + 1, cfg.d_head) * (0.02 / self.scale))
+
+    @property
+    def table(self) -> torch.Tensor:
+        """The vectors p_{-K..K} as used in attention (the parameter times ``rpe_scale``)."""
+        return self.vectors if self.scale == 1.0 else self.vectors * self.scale
 
     def forward(self, q: torch.Tensor, position_ids: torch.Tensor, **_) -> torch.Tensor:
-        scores = torch.matmul(q, self.vectors.t().to(q.dtype))          # [B, H, T, 2K+1]
+        scores = torch.matmul(q, self.table.t().to(q.dtype))            # [B, H, T, 2K+1]
         rel = relative_distance(position_ids, self.max_distance)         # [B, T, T]
         rel = rel[:, None].expand(-1, q.shape[1], -1, -1)
         return torch.gather(scores, -1, rel) / math.sqrt(q.shape[-1])

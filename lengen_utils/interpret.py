@@ -1,0 +1,142 @@
+"""Reading attention patterns out of trained (or hand-built) models.
+
+* :func:`mean_attention`: the attention weights of every layer averaged over many examples of one
+  shape (Cho et al. Figure 7 averages "over 10K sequences of 6-digit additions"); with Cho's
+  zero-padded format every m-digit addition has the same tokens-by-role layout, so the average is
+  well defined.
+* :func:`attention_by_offset`: for Sabbaghi's encoder format, the attention from the output position
+  of each answer digit to every other position, indexed by the *relative* offset in the paper's
+  right-to-left convention. Appendix E argues that an RPE model reuses one fixed relative list
+  :func:`sigma_rel` at every output position; this is the measurement that shows it.
+* :func:`role_labels`: short labels (``a5``, ``+``, ``s0``...) for the tokens of an example.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import torch
+
+from .problems import Problem
+
+
+def role_labels(example) -> list[str]:
+    """One label per token: ``$``, ``a<k>`` / ``b<k>`` / ``s<k>`` (operand / answer digit of
+    significance k), ``pad``, and the operator symbols."""
+    out = []
+    for tok, role, sig in zip(example.tokens, example.roles, example.significance):
+        if role in ("a", "b"):
+            out.append("pad" if tok == "pad" else f"{role}{sig}")
+        elif role == "answer":
+            out.append(f"s{sig}")
+        else:
+            out.append(tok)
+    return out
+
+
+@torch.no_grad()
+def mean_attention(model, task, problems: Sequence[Problem], batch_size: int = 250) -> tuple[list[np.ndarray], list[str]]:
+    """Attention weights ``[heads, T, T]`` of every layer averaged over ``problems``, and the labels of
+    the first example's tokens. All problems must encode to the same length and the same roles
+    (e.g. m-digit additions in a zero-padded format); otherwise a ``ValueError`` says so."""
+    problems = list(problems)
+    if not problems:
+        raise ValueError("mean_attention needs at least one problem")
+    model.eval()
+    total: list[torch.Tensor] | None = None
+    labels = None
+    for start in range(0, len(problems), batch_size):
+        batch = task.batch(problems[start:start + batch_size]).to(model.device)
+        for ex in batch.examples:
+            lab = role_labels(ex)
+            if labels is None:
+                labels = lab
+            elif [x[0] for x in lab] != [x[0] for x in labels] or len(lab) != len(labels):
+                raise ValueError("mean_attention averages examples of one shape; these problems encode to "
+                                 f"different layouts ({len(labels)} vs {len(lab)} tokens); use operands of one length")
+        _, weights = model(**batch.model_inputs(), return_attention=True)
+        summed = [w.float().sum(0).cpu() for w in weights]
+        total = summed if total is None else [t + s for t, s in zip(total, summed)]
+    return [(t / len(problems)).numpy() for t in total], labels
+
+
+@dataclass
+class OffsetAttention:
+    """Attention from each answer digit's output position, by relative offset (Sabbaghi Appendix E).
+
+    ``weights[layer][head, k, o]`` is the mean attention that the output position of the answer digit
+    of significance ``k`` (``k = 0..frame_width``) pays to the key at offset ``offsets[o]``. Offsets follow
+    the paper's right-to-left indexing: ``key position - query position`` counted from the right, so
+    ``0`` is the query itself (the digit b_k of the second operand), ``-1`` the next less significant
+    digit of b, and ``l + 1`` the digit a_k of the same significance in the first operand.
+    """
+
+    frame_width: int
+    offsets: np.ndarray
+    weights: list[np.ndarray]
+
+    def profile(self, layer: int, significances: Sequence[int] | None = None) -> np.ndarray:
+        """``[head, offset]``: the map averaged over the answer digits in ``significances`` (default: all)."""
+        w = self.weights[layer]
+        rows = list(range(w.shape[1])) if significances is None else list(significances)
+        return w[:, rows].mean(1)
+
+    def top_offsets(self, layer: int, head: int, k: int = 4, significances: Sequence[int] | None = None) -> list[int]:
+        """The ``k`` offsets with the most attention for one head, most attended first."""
+        prof = self.profile(layer, significances)[head]
+        return [int(self.offsets[i]) for i in np.argsort(prof)[::-1][:k]]
+
+
+def sigma_rel(frame_width: int, depth: int) -> list[int]:
+    """Appendix E's fixed relative list ``(-d, ..., -1, 0, l-d+1, ..., l, l+1)`` for a model whose training
+    data need ``depth = d`` lower positions: offsets (right-to-left) of the keys the output position
+    must read, the same for every output digit."""
+    l, d = int(frame_width), int(depth)
+    if l < 1 or not 0 <= d <= l:
+        raise ValueError(f"need frame_width >= 1 and 0 <= depth <= frame_width, got {frame_width}, {depth}")
+    return list(range(-d, 1)) + list(range(l - d + 1, l + 2))
+
+
+@torch.no_grad()
+def attention_by_offset(model, task, problems: Sequence[Problem], batch_size: int = 250) -> OffsetAttention:
+    """:class:`OffsetAttention` of an encoder in Sabbaghi's addition format, averaged over ``problems``."""
+    cfg = task.config
+    if cfg.format != "sabbaghi" or cfg.op != "+":
+        raise ValueError("attention_by_offset reads Sabbaghi's encoder format for addition (format='sabbaghi', op='+')")
+    l = cfg.frame_width
+    T = 2 * l + 1
+    rows = np.arange(l + 1)                      # answer digit k is read at token index T-1-k
+    q_index = T - 1 - rows
+    offsets = np.arange(-(T - 1), T)             # right-to-left offset = query index - key index
+    weights, _ = mean_attention(model, task, problems, batch_size)
+    out = []
+    for w in weights:
+        H = w.shape[0]
+        m = np.zeros((H, len(rows), len(offsets)))
+        for r, qi in zip(rows, q_index):
+            keys = np.arange(T)
+            m[:, r, (qi - keys) + (T - 1)] = w[:, qi, keys]
+        out.append(m)
+    return OffsetAttention(l, offsets, out)
+
+
+def attention_mass_by_id_offset(weights: np.ndarray, position_ids: Sequence[int], queries: Sequence[int],
+                                offset: int, roles: Sequence[str] | None = None) -> np.ndarray:
+    """Per head, the mean (over ``queries``) attention mass on the keys whose coupled position ID is the
+    query's ID plus ``offset`` (Cho Section 5.1.1: the digit-sum head reads ID - 1, the carry head ID + 0).
+    ``weights`` is ``[heads, T, T]`` (e.g. from :func:`mean_attention`); ``roles`` restricts the keys to
+    digits (``a``, ``b``, ``answer``) when given. Returns an array ``[heads]``."""
+    weights = np.asarray(weights)
+    ids = np.asarray(position_ids)
+    out = np.zeros(weights.shape[0])
+    for q in queries:
+        keys = ids == ids[q] + offset
+        keys[q + 1:] = False                     # a decoder cannot see the future anyway
+        if roles is not None:
+            keys &= np.isin(np.asarray(roles), ["a", "b", "answer"])
+        out += weights[:, q, keys].sum(-1)
+    return out / max(1, len(queries))
+
+
+__all__ = ["attention_mass_by_id_offset", "role_labels", "mean_attention", "OffsetAttention", "sigma_rel", "attention_by_offset"]

@@ -1,0 +1,38 @@
+"""Every cached asset is intact, and one zoo entry is rebuilt from scratch and checked end to end."""
+import json
+from pathlib import Path
+
+import pytest
+
+from lengen_utils import zoo
+from lengen_utils.checkpoint import file_sha256, load_model
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+MANIFEST = json.loads((ASSETS / "manifest.json").read_text()) if (ASSETS / "manifest.json").exists() else {}
+# the cheapest entry that still shows learning; CI retrains it and compares with the manifest
+CI_VERIFY_ENTRY = "nb02-ape-l5"
+
+
+def test_manifest_exists():
+    assert MANIFEST, "assets/manifest.json is missing or empty"
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_asset_matches_its_manifest_record(name):
+    rec = MANIFEST[name]
+    for key in ("command", "seed", "task", "model", "metrics", "sha256", "file"):
+        assert key in rec, f"{name}: manifest record lacks {key!r}"
+    path = ASSETS / rec["file"]
+    assert path.is_file(), f"{name}: {path} is missing; rebuild with `{rec['command']}`"
+    assert file_sha256(path) == rec["sha256"], f"{name}: {path} differs from its sha256"
+    load_model(path)
+
+
+def test_assets_stay_small():
+    total = sum(p.stat().st_size for p in ASSETS.rglob("*") if p.is_file())
+    assert total < 50 * 2**20, f"assets/ holds {total / 2**20:.1f} MB; keep it well under 50 MB"
+
+
+def test_ci_entry_retrains_to_its_recorded_metrics():
+    report = zoo.verify(CI_VERIFY_ENTRY, tolerance=0.05, retrain=True)
+    assert report["retrained"], report

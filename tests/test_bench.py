@@ -1,0 +1,88 @@
+"""The flagship benchmark's code path end to end, at a tiny budget (a few seconds on 2 cores)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lengen_utils import bench
+from lengen_utils.checkpoint import load_model
+from lengen_utils.tasks import Task, TaskConfig
+
+ROOT = Path(__file__).resolve().parents[1]
+LENGTHS = (5, 10, 15, 20, 30, 40)
+
+
+def _check_results(results: dict, n_eval: int) -> None:
+    assert results["benchmark"] == "flagship"
+    assert isinstance(results["command"], str) and "flagship" in results["command"]
+    cfg = results["config"]
+    assert cfg["lengths"] == list(LENGTHS) and cfg["n_eval"] == n_eval
+    for name in ("coupled", "ape"):
+        r = results[name]
+        assert r["train_seconds"] > 0
+        assert set(r["em"]) == {str(n) for n in LENGTHS}
+        assert all(0.0 <= v <= 1.0 for v in r["em"].values())
+        assert {"task", "model", "train"} <= set(r["recipe"])
+    assert results["coupled"]["recipe"]["task"]["positions"] == "coupled"
+    ape = results["ape"]["recipe"]
+    assert ape["task"]["positions"] == "consecutive" and not ape["task"]["random_start"]
+    assert results["coupled"]["steps"] == results["ape"]["steps"]
+
+
+def test_flagship_quick_in_process(tmp_path):
+    results = bench.flagship(quick=True, steps=3, n_eval=8, out=tmp_path, progress=False,
+                             command="python -m lengen_utils.bench flagship --quick")
+    _check_results(results, n_eval=8)
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert saved["coupled"]["em"] == results["coupled"]["em"]
+    for name in ("coupled", "ape"):
+        model, meta = load_model(tmp_path / f"{name}.safetensors")
+        assert meta["name"] == name and meta["seed"] == 0 and meta["command"].endswith("--quick")
+        assert {"task_config", "train_config", "metrics"} <= set(meta)
+        assert (tmp_path / f"{name}.safetensors").stat().st_size < 5_000_000
+    # the APE table is big enough for the longest test inputs ($ + 40 + 1 + 40 + 1 + 41 + $ = 125 tokens)
+    assert results["ape"]["recipe"]["model"]["max_positions"] >= 125
+
+
+def test_flagship_cli_json_parses():
+    proc = subprocess.run([sys.executable, "-m", "lengen_utils.bench", "flagship", "--quick", "--json",
+                           "--steps", "2", "--n-eval", "5"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr
+    _check_results(json.loads(proc.stdout), n_eval=5)
+
+
+def test_overrides_reach_the_recipe():
+    r = bench.apply_overrides(bench.coupled_recipe(), ["model.d_model=32", "train.lr=0.01", "task.pack=2"])
+    assert (r.model.d_model, r.train.lr, r.task.pack) == (32, 0.01, 2)
+    with pytest.raises(ValueError):
+        bench.apply_overrides(r, ["model.no_such_field=1"])
+
+
+def test_packed_training_sequences_use_disjoint_coupled_ranges():
+    task = Task(TaskConfig(pack=4, max_position=64))
+    batch = task.train_batch(np.random.default_rng(0), 16)
+    assert batch.tokens.shape[0] == 16
+    for b, ex in enumerate(batch.examples):
+        ids = batch.position_ids[b, :len(ex)].tolist()
+        assert ex.text().count("=") == 4 and max(ids) <= 64
+        # split at the closing $ of each problem; the ID ranges (without the $'s 0) must not overlap
+        ranges, cur = [], []
+        for tok, i in zip(ex.tokens, ids):
+            if tok != "$":
+                cur.append(i)
+            elif cur:
+                ranges.append((min(cur), max(cur)))
+                cur = []
+        assert len(ranges) == 4
+        ranges.sort()
+        assert all(hi < lo2 for (_, hi), (lo2, _) in zip(ranges, ranges[1:]))
+    # evaluation is never packed
+    assert Task(TaskConfig(pack=4)).batch(task.eval_problems(5, 3)).examples[0].text().count("=") == 1
+

@@ -193,7 +193,42 @@ def flagship(steps: int | None = None, batch_size: int | None = None, seed: int 
             save_model(out / f"{name}.safetensors", model, meta)
         out.mkdir(parents=True, exist_ok=True)
         (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+        record_flagship(out)
     return results
+
+
+def record_flagship(out: str | Path) -> None:
+    """Record the checkpoints under ``out`` (with their sha256) in the zoo manifest one level up, as
+    ``flagship-coupled`` and ``flagship-ape``, so that they are checked like every other asset."""
+    from .checkpoint import file_sha256
+    from .zoo import record_in_manifest
+
+    out = Path(out)
+    results = json.loads((out / "results.json").read_text())
+    for name in ("coupled", "ape"):
+        path = out / f"{name}.safetensors"
+        if name not in results or not path.is_file():
+            continue
+        recipe = results[name]["recipe"]
+        record_in_manifest(f"flagship-{name}", {
+            "command": results["command"], "description": f"flagship benchmark, {name} decoder",
+            "seed": results["config"]["seed"], "task": recipe["task"], "model": recipe["model"],
+            "train": recipe["train"], "metrics": {"em": results[name]["em"], "eval_n": results["config"]["n_eval"]},
+            "train_seconds": results[name]["train_seconds"], "file": f"{out.name}/{path.name}",
+            "sha256": file_sha256(path)}, assets=out.parent)
+
+
+def load_flagship(name: str = "coupled", assets: str | Path | None = None):
+    """The cached flagship model (``coupled`` or ``ape``) and its evaluation task."""
+    from .zoo import ASSETS, manifest_record
+
+    assets = Path(assets) if assets else ASSETS
+    record = manifest_record(f"flagship-{name}", assets)
+    from .checkpoint import load_model
+
+    model, _ = load_model(assets / record["file"], rebuild_hint=f"Rebuild it with `{record['command']}`.",
+                          expected_sha256=record["sha256"])
+    return model, Task(TaskConfig.from_dict(record["task"]))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -219,16 +219,10 @@ def record_flagship(out: str | Path) -> None:
 
 
 def load_flagship(name: str = "coupled", assets: str | Path | None = None):
-    """The cached flagship model (``coupled`` or ``ape``) and its evaluation task."""
-    from .zoo import ASSETS, manifest_record
+    """The cached flagship model (``coupled`` or ``ape``) and its evaluation task (see :func:`zoo.load`)."""
+    from .zoo import load
 
-    assets = Path(assets) if assets else ASSETS
-    record = manifest_record(f"flagship-{name}", assets)
-    from .checkpoint import load_model
-
-    model, _ = load_model(assets / record["file"], rebuild_hint=f"Rebuild it with `{record['command']}`.",
-                          expected_sha256=record["sha256"])
-    return model, Task(TaskConfig.from_dict(record["task"]))
+    return load(f"flagship-{name}", assets=Path(assets) if assets else None)
 
 
 def build_parser() -> argparse.ArgumentParser:

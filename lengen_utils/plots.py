@@ -114,6 +114,15 @@ def _cell_colour_by_value(values, cmap_name="tab20"):
     cmap = plt.get_cmap(cmap_name)
     return {v: cmap(i % cmap.N) for i, v in enumerate(sorted({v for v in values if v is not None}))}
 
+def _finish(fig, ax, title: str | None, legend: bool):
+    """The common last steps of a line plot: title, legend when there are several lines, tight layout."""
+    if title:
+        ax.set_title(title)
+    if legend:
+        ax.legend(fontsize=9)
+    fig.tight_layout()
+    return fig
+
 
 def token_table(rows: Mapping[str, Sequence[str]], *, colour_by: Mapping[str, Sequence] | None = None,
                 supervised: Mapping[str, Sequence[int]] | None = None, role_colours: bool = True,
@@ -375,12 +384,7 @@ def loss_curve(losses: Mapping[str, Sequence[float]], *, log_every: int = 50, ti
     ax.set_yscale("log")
     ax.set_xlabel("step")
     ax.set_ylabel("loss")
-    if title:
-        ax.set_title(title)
-    if len(losses) > 1:
-        ax.legend(fontsize=9)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, ax, title, legend=len(losses) > 1)
 
 
 # == part 3 ==
@@ -451,12 +455,7 @@ def accuracy_by_level(curves: Mapping[str, Mapping[int, object]], *, xlabel: str
     ax.set_ylim(-0.03, 1.08)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    if title:
-        ax.set_title(title)
-    if len(curves) > 1:
-        ax.legend(fontsize=9)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, ax, title, legend=len(curves) > 1)
 
 
 def per_position_loss(losses: Mapping[str, Sequence[float]], *, seen: Sequence[bool] | None = None,

@@ -8,7 +8,7 @@ The path data takes (one module per concept):
 
 Task complexity (carry cascades) lives in ``complexity``, the papers' theory in ``theory``.
 """
-__version__ = "0.1.0"
+from .constants import __version__
 
 from .checkpoint import CheckpointError, load_model, save_model
 from .device import pick_device, seed_everything, set_cpu_threads

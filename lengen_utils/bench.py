@@ -1,98 +1,51 @@
-"""Benchmarks: ``python -m lengen_utils.bench flagship``.
+"""Benchmarks: ``python -m lengen_utils.bench flagship`` (and ``... bench throughput``, which runs
+:mod:`lengen_utils.throughput` with the arguments that follow).
 
-The flagship benchmark trains two small decoders on the CPU, on additions with 1-10 digit operands
-in Cho et al.'s format ``$653+049=2070$``, with the same number of steps and the same batch size:
+The flagship benchmark trains the zoo's two flagship recipes (:mod:`lengen_utils.zoo.flagship`) on the
+CPU, on additions with 1-10 digit operands in Cho et al.'s format ``$653+049=2070$``, with the same
+number of steps and the same number of problems per step:
 
-* ``coupled``: position coupling (Cho et al.) with our variant's additions (see :func:`coupled_recipe`);
+* ``coupled``: position coupling (Cho et al.) with our variant's additions (zoo entry ``flagship-coupled``);
 * ``ape``: a plain absolute-position decoder (IDs 0, 1, 2, ... with no random start), whose learned
-  table is big enough for 40-digit inputs; the rows past the trained length are simply untrained.
+  table is big enough for the longest test inputs (zoo entry ``flagship-ape``).
 
 It prints the wall-clock training time of each and the exact match (EM, teacher-forced: every answer
 digit and the closing ``$`` right) at 5-40 digits on fixed test sets. ``--json`` prints the same figures
-as one JSON object; ``--out DIR`` saves both checkpoints (safetensors) and ``results.json``.
-``--set model.d_model=128`` style overrides change the coupled recipe (``--set-ape`` the APE one),
-which is how the recipe search in ``docs/flagship-log.md`` was run.
+as one JSON object; ``--out DIR`` saves both checkpoints (safetensors) and ``results.json`` in DIR and
+nowhere else. ``--set model.d_model=128`` style overrides change the coupled recipe (``--set-ape`` the
+APE one), which is how the recipe search in ``docs/flagship-log.md`` was run. The bench only trains,
+evaluates and prints: the committed flagship models are zoo entries, rebuilt with
+``python -m lengen_utils.zoo train flagship-coupled flagship-ape``.
+
+Every argument is checked before training (one-line error, exit status 2).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shlex
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+
 from .checkpoint import save_model
-from .device import seed_everything, set_cpu_threads
+from .cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageError, check_writable, fail,
+                  int_list, positive_int, threads_from_env)
+from .constants import EVAL_SEED
+from .device import set_cpu_threads
 from .evaluate import evaluate_lengths, exact_match_table
-from .model import ModelConfig, Transformer
-from .tasks import Task, TaskConfig
-from .train import TrainConfig, fit
+from .model import Transformer
+from .tasks import Task
+from .throughput import main as throughput_main
+from .train import fit
+from .zoo import ZooEntry
+from .zoo.flagship import BATCH, EVAL_N, LENGTHS, STEPS, ape_recipe, coupled_recipe
 
-LENGTHS = (5, 10, 15, 20, 30, 40)
-EVAL_SEED = 999
-STEPS = 2000          # training steps of each model
-BATCH = 128           # problems per training step (the coupled model packs them 4 to a sequence)
-
-
-@dataclass(frozen=True)
-class Recipe:
-    """Everything that defines one trained model: data, architecture, optimisation."""
-
-    name: str
-    task: TaskConfig
-    model: ModelConfig
-    train: TrainConfig
-
-    def to_dict(self) -> dict:
-        return {"name": self.name, "task": self.task.to_dict(), "model": self.model.to_dict(),
-                "train": self.train.to_dict()}
-
-
-def coupled_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) -> Recipe:
-    """The flagship coupled decoder: Cho et al.'s position coupling plus two departures.
-
-    * Cho et al. (Section 3.1, Figure 2 IDs): format ``$653+049=2070$``, coupled IDs with a random start
-      in training (IDs up to ``max_position`` = 64) and start 1 at evaluation, a learned absolute
-      table looked up with those IDs, balanced sampling of 1-10 digit operands, a 1-layer 4-head
-      decoder (here d_model 64 instead of 512).
-    * Departure 1, coupled relative bias: every head also adds a learned scalar per clipped
-      coupled-ID difference (clip 8) to its attention logits (the "coupled relative bias" of Cho et al.'s
-      code, here *on top of* the coupled APE), stored x20 so that Adam grows it fast. It gives the
-      "same ID" / "ID - 1" match a margin that does not depend on the input length.
-    * Departure 2, packing: each training sequence holds ``pack`` = 4 problems, each with its own
-      disjoint random range of coupled IDs, so that during training the answer digits must pick the
-      right 2-3 tokens among ~140, as at 30-40 digits at test time. ``batch_size`` counts problems
-      (``batch_size // pack`` sequences per step); evaluation is one problem per sequence.
-    """
-    pack = 4
-    task = TaskConfig(op="+", format="cho", positions="coupled", sampler="balanced", min_digits=1,
-                      max_digits=10, random_start=True, max_position=64, pack=pack)
-    model = ModelConfig(d_model=64, n_layers=1, n_heads=4, d_ff=256, encoding="learned", max_positions=65,
-                        relative_bias=True, relative_bias_max_distance=8, relative_bias_scale=20.0)
-    train = TrainConfig(steps=steps, batch_size=max(1, batch_size // pack), lr=1e-3,
-                        warmup_steps=min(100, steps // 10 + 1), seed=seed)
-    return Recipe("coupled", task, model, train)
-
-
-def ape_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0, max_length: int = max(LENGTHS)) -> Recipe:
-    """The baseline: learned absolute positions 0, 1, 2, ... (no random start, no coupling).
-
-    The table has a row for every position of a ``max_length``-digit problem so that long inputs can be
-    fed at all; training (1-10 digits, at most 35 tokens) only ever reaches the first 35 rows.
-    """
-    tokens = 2 * max_length + (max_length + 1) + 4       # $ a + b = answer $
-    task = TaskConfig(op="+", format="cho", positions="consecutive", sampler="balanced", min_digits=1,
-                      max_digits=10, random_start=False, max_position=tokens - 1)
-    base = coupled_recipe(steps, batch_size, seed)
-    # 2 layers: with one, an answer digit cannot know where '=' is, hence which absolute positions hold
-    # its operand digits (1 layer: 0% at 10 digits). lr 3e-3 and weight decay 0.1 were the best of the
-    # screened settings (docs/flagship-log.md).
-    model = replace(base.model, n_layers=2, encoding="learned", relative_bias=False, max_positions=tokens)
-    train = replace(base.train, batch_size=batch_size, lr=3e-3, weight_decay=0.1)
-    return Recipe("ape", task, model, train)
+PROG = "python -m lengen_utils.bench"
+MODELS = ("coupled", "ape")
 
 
 def _parse_value(text: str):
@@ -102,47 +55,71 @@ def _parse_value(text: str):
         return text
 
 
-def apply_overrides(recipe: Recipe, overrides: list[str]) -> Recipe:
-    """Apply ``section.field=value`` overrides (section: task, model or train; value parsed as JSON)."""
+def apply_overrides(recipe: ZooEntry, overrides: list[str]) -> ZooEntry:
+    """Apply ``section.field=value`` overrides (section: task, model or train; value parsed as JSON).
+    A malformed override, an unknown field or a value the config refuses raises ``ValueError``."""
     for item in overrides:
         key, sep, value = item.partition("=")
         section, dot, field = key.partition(".")
         if not sep or not dot or section not in ("task", "model", "train"):
-            raise ValueError(f"bad override {item!r}; write e.g. model.d_model=128 or train.lr=0.003")
+            raise ValueError(f"bad override {item!r}; write SECTION.FIELD=VALUE with SECTION task, model or "
+                             f"train, e.g. model.d_model=128 or train.lr=0.003")
         part = getattr(recipe, section)
         if field not in part.to_dict():
-            raise ValueError(f"{section} has no field {field!r}; fields: {sorted(part.to_dict())}")
+            raise ValueError(f"override {item!r}: {section} has no field {field!r}; fields: {sorted(part.to_dict())}")
         val = _parse_value(value)
-        if field == "betas":
+        if field == "betas" and isinstance(val, list):
             val = tuple(val)
-        recipe = replace(recipe, **{section: replace(part, **{field: val})})
+        try:
+            recipe = replace(recipe, **{section: replace(part, **{field: val})})
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"override {item!r} refused: {err}") from None
     return recipe
 
 
-def train_and_evaluate(recipe: Recipe, lengths=LENGTHS, n_eval: int = 1000, eval_seed: int = EVAL_SEED,
-                       progress: bool = True) -> tuple[Transformer, dict]:
-    """Train ``recipe`` from scratch on the CPU, then measure EM per operand length.
+def flagship_recipes(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0, lengths=LENGTHS,
+                     overrides=(), ape_overrides=()) -> dict[str, ZooEntry]:
+    """The two recipes at this budget, with the overrides applied (``batch_size`` counts problems)."""
+    coupled = apply_overrides(coupled_recipe(steps, batch_size, seed), list(overrides))
+    if not any(o.startswith("train.batch_size=") for o in overrides):   # keep `batch_size` problems per step
+        coupled = replace(coupled, train=replace(coupled.train, batch_size=max(1, batch_size // coupled.task.pack)))
+    ape = apply_overrides(ape_recipe(steps, batch_size, seed, max(lengths)), list(ape_overrides))
+    return {"coupled": coupled, "ape": ape}
 
-    Returns the model and ``{"train_seconds", "steps", "em": {length: accuracy}, "recipe"}``.
+
+def preflight(recipe: ZooEntry, lengths) -> None:
+    """Build the model and push one training batch and one test problem per length through it, so that a
+    config or a length the model cannot take fails now, with the library's message, not after training."""
+    task, model = Task(recipe.task), Transformer(recipe.model)
+    model(**task.train_batch(np.random.default_rng(0), 1).model_inputs())
+    for length in lengths:
+        model(**task.batch(task.eval_problems(length, 1, EVAL_SEED)).model_inputs())
+
+
+def train_and_evaluate(recipe: ZooEntry, lengths=LENGTHS, n_eval: int = EVAL_N, eval_seed: int = EVAL_SEED,
+                       progress: bool = True, label: str | None = None) -> tuple[Transformer, dict]:
+    """Train ``recipe`` from its seed on the CPU, then measure EM per operand length.
+
+    Returns the model and ``{"train_seconds", "steps", "em": {length: accuracy}, "recipe", ...}``.
     """
+    label = label or recipe.name
     task = Task(recipe.task)
-    seed_everything(recipe.train.seed)        # the initialisation too, not only fit()'s data and steps
-    model = Transformer(recipe.model)
-    result = fit(model, task, recipe.train, progress=progress, desc=f"training {recipe.name}")
+    model = recipe.build()                    # seeds the initialisation with the recipe's seed
+    result = fit(model, task, recipe.train, progress=progress, desc=f"training {label}")
     t0 = time.perf_counter()
     em = exact_match_table(evaluate_lengths(model, task, lengths, n=n_eval, seed=eval_seed, progress=progress))
     return model, {"train_seconds": round(result.seconds, 2), "steps": result.steps,
                    "final_loss": result.losses[-1] if result.losses else None,
                    "eval_seconds": round(time.perf_counter() - t0, 2),
                    "em": {str(k): v for k, v in em.items()}, "n_parameters": model.num_parameters(),
-                   "recipe": recipe.to_dict()}
+                   "recipe": {"name": label, **recipe.configs()}}
 
 
 def format_table(results: dict, lengths=LENGTHS) -> str:
     """A plain-text table: one row per model, training seconds then EM (%) per length."""
     head = f"{'model':<10}{'train s':>9}" + "".join(f"{f'{n} dig':>9}" for n in lengths)
     rows = [head, "-" * len(head)]
-    for name in ("coupled", "ape"):
+    for name in MODELS:
         if name in results:
             r = results[name]
             rows.append(f"{name:<10}{r['train_seconds']:>9.1f}"
@@ -157,107 +134,130 @@ def _load() -> list[float] | None:
         return None
 
 
-def flagship(steps: int | None = None, batch_size: int | None = None, seed: int = 0, quick: bool = False,
-             n_eval: int | None = None, lengths=LENGTHS, models=("coupled", "ape"), overrides=(),
-             ape_overrides=(), out: str | Path | None = None, threads: int | None = None,
-             progress: bool = True, command: str | None = None) -> dict:
-    """Run the flagship benchmark; returns the JSON-ready results (and saves them with ``out``)."""
-    threads = set_cpu_threads(threads)
+def _positive(name: str, value) -> None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        raise ValueError(f"{name} must be a positive integer (>= 1), got {value!r}")
+
+
+def prepare(steps: int | None = None, batch_size: int | None = None, seed: int = 0, quick: bool = False,
+            n_eval: int | None = None, lengths=LENGTHS, models=MODELS, overrides=(), ape_overrides=(),
+            out: str | Path | None = None, threads: int | None = None, progress: bool = True,
+            command: str | None = None) -> dict:
+    """Check every argument of :func:`flagship`, build the recipes and feed one problem per length through
+    each model; returns the run's plan. Raises ``ValueError`` (nothing has trained, nothing is written)."""
+    for name, value in (("steps", steps), ("batch_size", batch_size), ("n_eval", n_eval), ("threads", threads)):
+        _positive(name, value)
+    lengths = tuple(lengths)
+    if not lengths:
+        raise ValueError("lengths is empty; give at least one operand length >= 1")
+    for n in lengths:
+        _positive("every test length", n)
+    if not models or any(m not in MODELS for m in models):
+        raise ValueError(f"models must be a non-empty subset of {MODELS}, got {tuple(models)}")
     if quick:
         steps, batch_size, n_eval = steps or 20, batch_size or 16, n_eval or 20
-    steps, batch_size = steps or STEPS, batch_size or BATCH
-    coupled = apply_overrides(coupled_recipe(steps, batch_size, seed), list(overrides))
-    if not any(o.startswith("train.batch_size=") for o in overrides):   # keep `batch_size` problems per step
-        coupled = replace(coupled, train=replace(coupled.train, batch_size=max(1, batch_size // coupled.task.pack)))
-    recipes = {"coupled": coupled,
-               "ape": apply_overrides(ape_recipe(steps, batch_size, seed, max(lengths)), list(ape_overrides))}
-    n_eval = n_eval or 1000
-    command = command or "python -m lengen_utils.bench " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    results: dict = {"benchmark": "flagship", "command": command,
-                     "config": {"steps": steps, "batch_size": batch_size, "seed": seed, "n_eval": n_eval,
-                                "eval_seed": EVAL_SEED, "lengths": list(lengths), "trained_digits": [1, 10],
-                                "threads": threads, "load_before": _load(), "device": "cpu", "quick": quick}}
-    trained = {}
+    steps, batch_size, n_eval = steps or STEPS, batch_size or BATCH, n_eval or EVAL_N
+    recipes = flagship_recipes(steps, batch_size, seed, lengths, overrides, ape_overrides)
     for name in models:
-        model, res = train_and_evaluate(recipes[name], lengths, n_eval, EVAL_SEED, progress)
+        try:
+            preflight(recipes[name], lengths)
+        except (ValueError, TypeError, RuntimeError) as err:
+            raise ValueError(f"the {name} model cannot run this benchmark: {err}") from None
+    if out is not None:
+        out = check_writable(out, "--out folder")
+    return {"steps": steps, "batch_size": batch_size, "seed": seed, "quick": quick, "n_eval": n_eval,
+            "lengths": lengths, "recipes": {m: recipes[m] for m in models}, "out": out, "threads": threads,
+            "progress": progress,
+            "command": command or PROG + " " + " ".join(shlex.quote(a) for a in sys.argv[1:])}
+
+
+def run(plan: dict) -> dict:
+    """Train and evaluate the models of a :func:`prepare`d plan; save them under ``plan["out"]`` if set."""
+    threads = set_cpu_threads(plan["threads"])
+    n_eval, command, out = plan["n_eval"], plan["command"], plan["out"]
+    results: dict = {"benchmark": "flagship", "command": command,
+                     "config": {"steps": plan["steps"], "batch_size": plan["batch_size"], "seed": plan["seed"],
+                                "n_eval": n_eval, "eval_seed": EVAL_SEED, "lengths": list(plan["lengths"]),
+                                "trained_digits": [1, 10], "threads": threads, "load_before": _load(),
+                                "device": "cpu", "quick": plan["quick"]}}
+    trained = {}
+    for name, recipe in plan["recipes"].items():
+        model, res = train_and_evaluate(recipe, plan["lengths"], n_eval, EVAL_SEED, plan["progress"], label=name)
         results[name] = res
         trained[name] = model
     results["config"]["load_after"] = _load()
     if out is not None:
-        out = Path(out)
         for name, model in trained.items():
-            meta = {"benchmark": "flagship", "name": name, "task_config": recipes[name].task.to_dict(),
-                    "train_config": recipes[name].train.to_dict(), "seed": seed,
+            recipe = plan["recipes"][name]
+            meta = {"benchmark": "flagship", "name": name, "task_config": recipe.task.to_dict(),
+                    "train_config": recipe.train.to_dict(), "seed": recipe.seed,
                     "metrics": {k: results[name][k] for k in ("train_seconds", "steps", "em", "final_loss")},
                     "n_eval": n_eval, "eval_seed": EVAL_SEED, "command": command}
             save_model(out / f"{name}.safetensors", model, meta)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-        record_flagship(out)
+        tmp = out / ".results.json.tmp"
+        tmp.write_text(json.dumps(results, indent=2) + "\n")
+        os.replace(tmp, out / "results.json")
     return results
 
 
-def record_flagship(out: str | Path) -> None:
-    """Record the checkpoints under ``out`` (with their sha256) in the zoo manifest one level up, as
-    ``flagship-coupled`` and ``flagship-ape``, so that they are checked like every other asset."""
-    from .checkpoint import file_sha256
-    from .zoo import record_in_manifest
-
-    out = Path(out)
-    results = json.loads((out / "results.json").read_text())
-    for name in ("coupled", "ape"):
-        path = out / f"{name}.safetensors"
-        if name not in results or not path.is_file():
-            continue
-        recipe = results[name]["recipe"]
-        record_in_manifest(f"flagship-{name}", {
-            "command": results["command"], "description": f"flagship benchmark, {name} decoder",
-            "seed": results["config"]["seed"], "task": recipe["task"], "model": recipe["model"],
-            "train": recipe["train"], "metrics": {"em": results[name]["em"], "eval_n": results["config"]["n_eval"]},
-            "train_seconds": results[name]["train_seconds"], "file": f"{out.name}/{path.name}",
-            "sha256": file_sha256(path)}, assets=out.parent)
+def flagship(**kwargs) -> dict:
+    """Run the flagship benchmark (arguments of :func:`prepare`); returns the JSON-ready results and
+    saves them with ``out``. Every argument is checked before training; a bad value raises ``ValueError``."""
+    return run(prepare(**kwargs))
 
 
-def load_flagship(name: str = "coupled", assets: str | Path | None = None):
-    """The cached flagship model (``coupled`` or ``ape``) and its evaluation task (see :func:`zoo.load`)."""
-    from .zoo import load
-
-    return load(f"flagship-{name}", assets=Path(assets) if assets else None)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m lengen_utils.bench", description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="benchmark", required=True)
+def build_parser() -> OneLineParser:
+    parser = OneLineParser(prog=PROG, description="Benchmarks: flagship (coupled vs plain APE decoder, trained on "
+                                                  "1-10 digits, tested to 40) and throughput.")
+    sub = parser.add_subparsers(dest="benchmark", required=True, parser_class=OneLineParser)
     f = sub.add_parser("flagship", help="coupled vs plain APE decoder: train on 1-10 digits, test to 40")
     f.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     f.add_argument("--quick", action="store_true", help="tiny budget (20 steps, 20 test problems) for tests")
     f.add_argument("--seed", type=int, default=0, help="model and data seed (the test sets are fixed)")
-    f.add_argument("--steps", type=int, default=None, help=f"training steps of each model (default {STEPS})")
-    f.add_argument("--batch-size", type=int, default=None, help=f"training problems per step (default {BATCH})")
-    f.add_argument("--n-eval", type=int, default=None, help="test problems per length (default 1000)")
-    f.add_argument("--lengths", type=str, default=None, help="comma-separated operand lengths to test")
-    f.add_argument("--only", choices=("coupled", "ape"), default=None, help="train just one of the two")
+    f.add_argument("--steps", type=positive_int, default=None, help=f"training steps of each model (default {STEPS})")
+    f.add_argument("--batch-size", type=positive_int, default=None,
+                   help=f"training problems per step (default {BATCH})")
+    f.add_argument("--n-eval", type=positive_int, default=None, help=f"test problems per length (default {EVAL_N})")
+    f.add_argument("--lengths", type=str, default=None,
+                   help="comma-separated operand lengths to test (default " + ",".join(map(str, LENGTHS)) + ")")
+    f.add_argument("--only", choices=MODELS, default=None, help="train just one of the two")
     f.add_argument("--set", dest="overrides", action="append", default=[], metavar="SECTION.FIELD=VALUE",
                    help="override the coupled recipe, e.g. --set model.d_model=128 (repeatable)")
     f.add_argument("--set-ape", dest="ape_overrides", action="append", default=[], metavar="SECTION.FIELD=VALUE",
                    help="override the APE recipe")
-    f.add_argument("--threads", type=int, default=None, help="CPU threads (default: every core we may use)")
+    f.add_argument("--threads", type=positive_int, default=None,
+                   help="CPU threads (default: $LENGEN_THREADS, else every core we may use)")
     f.add_argument("--out", type=str, default=None, help="save coupled/ape .safetensors and results.json here")
     f.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    sub.add_parser("throughput", add_help=False,
+                   help="training and decoding throughput (same as python -m lengen_utils.throughput; "
+                        "its arguments follow)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m lengen_utils.bench`` (and the ``lengen-bench`` script)."""
-    args = build_parser().parse_args(argv)
-    lengths = tuple(int(x) for x in args.lengths.split(",")) if args.lengths else LENGTHS
-    argv_used = sys.argv[1:] if argv is None else argv
-    results = flagship(steps=args.steps, batch_size=args.batch_size, seed=args.seed, quick=args.quick,
-                       n_eval=args.n_eval, lengths=lengths,
-                       models=(args.only,) if args.only else ("coupled", "ape"), overrides=args.overrides,
-                       ape_overrides=args.ape_overrides, out=args.out, threads=args.threads,
-                       progress=not args.no_progress and not args.json,
-                       command="python -m lengen_utils.bench " + " ".join(shlex.quote(a) for a in argv_used))
+    argv_used = sys.argv[1:] if argv is None else list(argv)
+    if argv_used[:1] == ["throughput"]:
+        return throughput_main(argv_used[1:])
+    args = build_parser().parse_args(argv_used)
+    try:
+        threads = args.threads or threads_from_env()
+        lengths = int_list(args.lengths, "--lengths") if args.lengths is not None else LENGTHS
+        options = dict(steps=args.steps, batch_size=args.batch_size, seed=args.seed, quick=args.quick,
+                       n_eval=args.n_eval, lengths=lengths, models=(args.only,) if args.only else MODELS,
+                       overrides=args.overrides, ape_overrides=args.ape_overrides, out=args.out,
+                       threads=threads, progress=not args.no_progress and not args.json,
+                       command=PROG + " " + " ".join(shlex.quote(a) for a in argv_used))
+        plan = prepare(**options)
+    except (UsageError, ValueError) as err:
+        return fail(PROG, err, USAGE_ERROR)
+    try:
+        results = run(plan)
+    except KeyboardInterrupt:
+        return fail(PROG, "interrupted", INTERRUPTED)
+    except OSError as err:
+        return fail(PROG, err, RUN_ERROR)
     if args.json:
         print(json.dumps(results))
     else:

@@ -14,6 +14,11 @@ def pick_device(prefer: str | None = None) -> torch.device:
     Apple's ``mps`` is used only when asked for explicitly."""
     wanted = prefer or os.environ.get("LENGEN_DEVICE")
     if wanted:
+        try:
+            torch.device(wanted)
+        except (RuntimeError, TypeError):
+            raise ValueError(f"device {wanted!r} (argument or LENGEN_DEVICE) is not a device name; use 'cpu', "
+                             f"'cuda', 'cuda:N' or 'mps'") from None
         if wanted.startswith("cuda") and not torch.cuda.is_available():
             raise RuntimeError(f"device {wanted!r} was requested but CUDA is not available on this machine")
         if wanted == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
@@ -28,13 +33,16 @@ def set_cpu_threads(n: int | None = None) -> int:
     if n is None:
         env = os.environ.get("LENGEN_THREADS")
         if env:
+            if not env.strip().isdigit() or int(env) < 1:
+                raise ValueError(f"LENGEN_THREADS={env!r} is not a whole number of CPU threads >= 1")
             n = int(env)
         else:
             try:
                 n = len(os.sched_getaffinity(0))
             except AttributeError:  # macOS / Windows
                 n = os.cpu_count() or 1
-    n = max(1, int(n))
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"the number of CPU threads must be a whole number >= 1, got {n!r}")
     torch.set_num_threads(n)
     return n
 

@@ -118,10 +118,16 @@ FORMATS: dict[str, FormatSpec] = {spec.name: spec for spec in (
 
 
 def get_format(name: str) -> FormatSpec:
-    try:
-        return FORMATS[name]
-    except KeyError:
-        raise FormatError(f"unknown format {name!r}; choose one of {sorted(FORMATS)}") from None
+    if not isinstance(name, str) or name not in FORMATS:
+        raise FormatError(f"unknown format {name!r}; choose one of {sorted(FORMATS)}")
+    return FORMATS[name]
+
+
+def _check_whole(name: str, value, minimum: int, optional: bool = True) -> None:
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise FormatError(f"{name} must be a whole number >= {minimum}, got {value!r}")
 
 
 def _digits(n: int, width: int) -> list[str]:
@@ -146,6 +152,12 @@ def encode(problem: Problem, format_name: str = "cho", *, frame_width: int | Non
     (randomised in training, as Zhou et al. do).
     """
     spec = get_format(format_name)
+    if not isinstance(problem, Problem):
+        raise FormatError(f"encode needs a Problem, got {type(problem).__name__} {problem!r}; "
+                          f"build one with Problem.parse(a, b, op)")
+    _check_whole("frame_width", frame_width, 1)
+    _check_whole("multiplier_digits", multiplier_digits, 1)
+    _check_whole("hint_offset", hint_offset, 0, optional=False)
     if spec.layout == "encoder":
         return _encode_sabbaghi(problem, frame_width, spec.name)
     return _encode_decoder(problem, spec, multiplier_digits, hint_offset)
@@ -166,7 +178,8 @@ def _encode_decoder(problem: Problem, spec: FormatSpec, multiplier_digits: int |
     if spec.index_hints:  # every number shares one width so that a letter means one significance
         width_a = width_b = width_ans = answer_width(problem, multiplier_digits)
         if width_ans + hint_offset > N_HINTS:
-            raise FormatError(f"index hints cover {N_HINTS} digits; this problem needs {width_ans + hint_offset}")
+            raise FormatError(f"index hints cover {N_HINTS} digits (h0..h{N_HINTS - 1}); this problem with "
+                              f"hint_offset={hint_offset} needs {width_ans + hint_offset}")
 
     tokens: list[str] = []
     roles: list[str] = []
@@ -267,6 +280,8 @@ def decode_answer(example: Example, predicted: list[str] | None = None) -> int:
     and the ``$`` terminator. A malformed prediction raises :class:`FormatError`.
     """
     source = example.targets if predicted is None else predicted
+    if len(source) != len(example):
+        raise FormatError(f"predicted has {len(source)} symbols; the example has {len(example)} positions")
     symbols = [source[i] for i in example.supervised]
     if example.causal:
         if example.tokens[-1] == BOS_EOS:
@@ -296,7 +311,10 @@ def tokens_to_ids(tokens) -> list[int]:
 
 
 def ids_to_tokens(ids) -> list[str]:
-    return [VOCAB[int(i)] for i in ids]
+    ids = [int(i) for i in ids]
+    if any(not 0 <= i < len(VOCAB) for i in ids):
+        raise FormatError(f"token ids {ids} go outside the vocabulary (ids 0..{len(VOCAB) - 1})")
+    return [VOCAB[i] for i in ids]
 
 
 __all__ = [

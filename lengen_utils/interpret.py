@@ -9,6 +9,11 @@
   right-to-left convention. Appendix E argues that an RPE model reuses one fixed relative list
   :func:`sigma_rel` at every output position; this is the measurement that shows it.
 * :func:`role_labels`: short labels (``a5``, ``+``, ``s0``...) for the tokens of an example.
+* :func:`attention_maps`: the attention weights of every layer for one problem, and its tokens.
+* :func:`relative_vectors`: the learned relative vectors p_{j-i} of every layer of an RPE/UPE model
+  (Sabbaghi Figure 11).
+
+This module runs models and returns arrays; :mod:`lengen_utils.plots` draws them.
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from typing import Sequence
 import numpy as np
 import torch
 
+from .formats import render
 from .problems import Problem
 
 
@@ -139,4 +145,30 @@ def attention_mass_by_id_offset(weights: np.ndarray, position_ids: Sequence[int]
     return out / max(1, len(queries))
 
 
-__all__ = ["attention_mass_by_id_offset", "role_labels", "mean_attention", "OffsetAttention", "sigma_rel", "attention_by_offset"]
+def relative_vectors(model) -> list[np.ndarray]:
+    """The learned RPE vectors of every layer, ``[2K+1, d_head]`` each; row ``K + d`` is p_d, the
+    vector added to a key ``d`` positions after the query (``d = j - i``)."""
+    out = []
+    for block in model.blocks:
+        for mod in block.attn.biases:
+            if hasattr(mod, "vectors"):
+                out.append(getattr(mod, "table", mod.vectors).detach().float().cpu().numpy())
+                break
+    if not out:
+        raise ValueError(f"this model has no relative vectors (encoding={model.cfg.encoding!r}); use an 'rpe' "
+                         f"or 'upe' model")
+    return out
+
+
+@torch.no_grad()
+def attention_maps(model, task, problem: Problem) -> tuple[list[np.ndarray], list[str]]:
+    """Attention weights of every layer (``[heads, T, T]`` each) for one problem, and its tokens."""
+    batch = task.batch([problem]).to(model.device)
+    model.eval()
+    _, weights = model(**batch.model_inputs(), return_attention=True)
+    ex = batch.examples[0]
+    n = len(ex)
+    return [w[0, :, :n, :n].float().cpu().numpy() for w in weights], [render([t]) or " " for t in ex.tokens]
+
+
+__all__ = ["attention_maps", "relative_vectors", "attention_mass_by_id_offset", "role_labels", "mean_attention", "OffsetAttention", "sigma_rel", "attention_by_offset"]

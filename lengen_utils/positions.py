@@ -2,14 +2,20 @@
 
 * ``consecutive``: 0, 1, 2, ... (plain APE), optionally from a random start (random-start APE).
 * ``coupled``: Cho et al. Section 3.1 and Figure 2. Digits of equal significance share an ID across
-  the operands and the answer; ``+`` (or ``*``) and ``=`` share the ID after the most significant
-  operand digit; ``$`` (BOS/EOS) gets 0. We follow the paper's Figure 2 (their v1 code): with start
-  s and answer width W, a digit of significance k gets ``s + W - 1 - k`` and the operators get
-  ``s + W``. For ``$653+049=2070$`` at s = 5 this is ``0 6 7 8 9 6 7 8 9 8 7 6 5 0``. The same rule is
+  the operands and the answer; IDs grow towards the *least* significant digit, so the units digits
+  hold the top digit ID, and ``+`` (or ``*``) and ``=`` share the ID one past it (next to the units
+  digit they follow in the text); ``$`` (BOS/EOS) gets 0. We follow the paper's Figure 2 (their v1
+  code): with start s and answer width W, a digit of significance k gets ``s + W - 1 - k`` and the
+  operators get ``s + W``. For ``$653+049=2070$`` at s = 5 this is ``0 6 7 8 9 6 7 8 9 8 7 6 5 0``. The same rule is
   Cho's N x 2 multiplication coupling (Section 6.1). The start is random in training and fixed (1)
   at evaluation.
-* ``abacus``: McLeish et al.: 1, 2, 3, ... within each maximal run of digits, 0 elsewhere, plus one
-  random offset in training.
+* ``abacus``: McLeish et al.: every number is indexed from its *least significant* digit, 1, 2, 3, ...
+  (a digit of significance k gets ``k + 1``), whichever way the format writes it; 0 for every other
+  token; plus one random offset in training. McLeish et al. write all numbers reversed and count from
+  the left, which is the same thing; here the operands run most significant first and (in ``cho`` and
+  ``reversed``) the answer least significant first, so counting from the left of each run of digits
+  would give the answer's units digit the ID of the operands' top digit. For ``$653+049=2070$`` the
+  IDs are ``0 3 2 1 0 3 2 1 0 1 2 3 4 0``: the units digits ``3``, ``9`` and ``2`` all get 1.
 
 A scheme is a small frozen dataclass; :meth:`PositionScheme.assign` turns an
 :class:`~lengen_utils.formats.Example` into a list of IDs.
@@ -24,6 +30,7 @@ from .formats import DIGITS, Example
 from .problems import num_digits
 
 SCHEMES = ("consecutive", "coupled", "abacus")
+_NUMBER_ROLES = ("a", "b", "answer")   # roles whose digits belong to a number (not hints or operators)
 
 
 class PositionRangeError(ValueError):
@@ -92,7 +99,8 @@ def consecutive_ids(example: Example, start: int = 0) -> list[int]:
 
 
 def coupled_ids(example: Example, start: int = 1) -> list[int]:
-    """Cho et al.'s coupling (Figure 2): equal significance, equal ID; operators one past the top digit."""
+    """Cho et al.'s coupling (Figure 2): equal significance, equal ID; the units digits hold the top digit
+    ID and the operators ``+``/``*`` and ``=`` sit one past it."""
     top = start + example.answer_width
     ids = []
     for role, s in zip(example.roles, example.significance):
@@ -106,27 +114,36 @@ def coupled_ids(example: Example, start: int = 1) -> list[int]:
 
 
 def abacus_ids(example: Example, start: int = 0) -> list[int]:
-    """McLeish et al.'s Abacus: index within each run of digits (1-based) plus an offset; 0 elsewhere."""
-    ids, run = [], 0
-    for tok in example.tokens:
-        run = run + 1 if tok in DIGITS else 0
-        ids.append(run + start if run else 0)
-    return ids
+    """McLeish et al.'s Abacus: every number indexed from its least significant digit.
+
+    A digit of significance k (units: k = 0) gets ``start + k + 1``, in the operands and in the answer
+    alike, whether the format writes the number forwards or reversed; every other token (``$``, ``+``,
+    ``=``, Sabbaghi's ``pad``, index hints) gets 0.
+    """
+    return [start + s + 1 if s is not None and role in _NUMBER_ROLES and tok in DIGITS else 0
+            for tok, role, s in zip(example.tokens, example.roles, example.significance)]
+
 
 
 _ASSIGNERS = {"consecutive": consecutive_ids, "coupled": coupled_ids, "abacus": abacus_ids}
 
 
 def uniform_slots(example: Example) -> list[int]:
-    """Sabbaghi's UPE slots: the r-th multiplier digit gets slot r (1-based), every other token 0."""
-    slots, r = [], 0
-    for role, tok in zip(example.roles, example.tokens):
-        if example.problem.op == "*" and role == "b" and tok in DIGITS:
-            r += 1
-            slots.append(r)
-        else:
-            slots.append(0)
-    return slots
+    """Sabbaghi's UPE slots (eq. 3.3): which uniform vector c_r each token's key uses (0: none, RPE).
+
+    Slots are numbered by **significance**: the multiplier digit of significance k (units: k = 0) gets
+    slot ``r = k + 1``, every other token 0. We chose significance over order in the text because the
+    multiplier of eq. 3.2 is not padded: with text order the ``7`` of ``7 x ...`` and the ``5`` of
+    ``56 x ...`` would share c_1 although one is a units digit and the other a tens digit, so a vector
+    would not mean one role of the parallel algorithm (Figure 3a: digit k of the multiplier shifts its
+    partial product by k places). By significance, c_1 always holds the units digit, c_2 the tens, ...;
+    this is what fixing the multiplier's width (zero-padding it to k digits) would give, without the
+    extra pad tokens. For ``56 x 4297`` in the frame the slots are ``2 1 0 0 ... 0``.
+    """
+    if example.problem.op != "*":
+        return [0] * len(example)
+    return [s + 1 if role == "b" and tok in DIGITS and s is not None else 0
+            for tok, role, s in zip(example.tokens, example.roles, example.significance)]
 
 
 __all__ = ["PositionScheme", "PositionRangeError", "SCHEMES", "consecutive_ids", "coupled_ids", "abacus_ids",

@@ -14,7 +14,9 @@ Numbers are Python ints, so 200-digit operands are exact.
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -25,6 +27,25 @@ OPERATIONS: tuple[str, ...] = ("+", "*")
 
 class ProblemError(ValueError):
     """An operand or operation the course's tasks do not cover."""
+
+
+def max_str_digits() -> int:
+    """Python's limit on digits converted between int and str (``sys.get_int_max_str_digits``; 0: none)."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    return int(get()) if get else 0
+
+
+@lru_cache(maxsize=4)
+def _ten_to(power: int) -> int:
+    return 10**power
+
+
+def _check_printable(value: int, what: str) -> None:
+    """Refuse an int too long for Python to write in decimal (every format writes its digits)."""
+    limit = max_str_digits()
+    if limit and value.bit_length() > 3 * limit and value >= _ten_to(limit):
+        raise ProblemError(f"{what} has more than {limit} digits, Python's limit for int-string conversion "
+                           f"(sys.get_int_max_str_digits()); the course's tasks use far shorter numbers")
 
 
 @dataclass(frozen=True)
@@ -45,6 +66,9 @@ class Problem:
             raise ProblemError(f"unknown operation {self.op!r}; expected one of {OPERATIONS}")
         object.__setattr__(self, "a", int(self.a))
         object.__setattr__(self, "b", int(self.b))
+        _check_printable(self.a, "operand a")
+        _check_printable(self.b, "operand b")
+        _check_printable(self.answer, f"the answer of this {self.op} problem")
 
     @property
     def answer(self) -> int:
@@ -64,17 +88,23 @@ def parse_operand(value: str | int, name: str = "operand") -> int:
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         if value < 0:
             raise ProblemError(f"{name}={value} is negative; only non-negative integers are supported")
+        _check_printable(int(value), name)
         return int(value)
     if not isinstance(value, str):
-        raise ProblemError(f"{name} must be a string of digits or an int, got {type(value).__name__}")
-    text = value.strip()
-    if text.startswith("-") and text[1:].isdigit():
-        raise ProblemError(f"{name}={value!r} is negative; only non-negative integers are supported")
-    if not text or not all(ch in "0123456789" for ch in text):
-        bad = next((ch for ch in text if ch not in "0123456789"), "")
+        raise ProblemError(f"{name} must be a string of digits 0-9 or a non-negative int, got "
+                           f"{type(value).__name__} {value!r}")
+    shown = repr(value) if len(value) <= 40 else f"{value[:20]!r}...({len(value)} characters)"
+    if value.startswith("-") and value[1:].isdigit():
+        raise ProblemError(f"{name}={shown} is negative; only non-negative integers are supported")
+    if not value or not all(ch in "0123456789" for ch in value):
+        bad = next((ch for ch in value if ch not in "0123456789"), "")
         what = f"the character {bad!r}" if bad else "nothing"
-        raise ProblemError(f"{name}={value!r} is not a non-negative integer: it contains {what}; use digits 0-9 only")
-    return int(text)
+        raise ProblemError(f"{name}={shown} is not a non-negative integer: it contains {what}; use digits 0-9 only")
+    limit = max_str_digits()
+    if limit and len(value) > limit:
+        raise ProblemError(f"{name} has {len(value)} digits, more than {limit}, Python's limit for int-string "
+                           f"conversion (sys.get_int_max_str_digits()); the course's tasks use far shorter numbers")
+    return int(value)
 
 
 def num_digits(n: int) -> int:
@@ -84,7 +114,16 @@ def num_digits(n: int) -> int:
 
 def _check_length(length: int, name: str = "length") -> None:
     if isinstance(length, bool) or not isinstance(length, (int, np.integer)) or length < 1:
-        raise ProblemError(f"{name} must be a positive number of digits, got {length!r}")
+        raise ProblemError(f"{name} must be a positive whole number of digits (>= 1), got {length!r}")
+    limit = max_str_digits()
+    if limit and length > limit:
+        raise ProblemError(f"{name}={length} digits exceeds {limit}, Python's limit for int-string conversion "
+                           f"(sys.get_int_max_str_digits())")
+
+
+def _check_count(n: int) -> None:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ProblemError(f"the number of problems n must be a whole number >= 0, got {n!r}")
 
 
 def _uniform_below(rng: np.random.Generator, bound: int) -> int:
@@ -104,8 +143,8 @@ def _uniform_below(rng: np.random.Generator, bound: int) -> int:
 
 def random_number_below(rng: np.random.Generator, bound: int) -> int:
     """Public wrapper: uniform integer in ``[0, bound)`` (exact for any size)."""
-    if bound < 1:
-        raise ProblemError(f"bound must be at least 1, got {bound}")
+    if isinstance(bound, bool) or not isinstance(bound, (int, np.integer)) or bound < 1:
+        raise ProblemError(f"bound must be a whole number >= 1, got {bound!r}")
     return _uniform_below(rng, int(bound))
 
 
@@ -126,6 +165,7 @@ def sample_uniform(rng: np.random.Generator, max_digits: int, n: int, op: Operat
     ``10**multiplier_digits``); ``a`` is the multiplicand.
     """
     _check_length(max_digits, "max_digits")
+    _check_count(n)
     b_digits = max_digits if multiplier_digits is None else multiplier_digits
     _check_length(b_digits, "multiplier_digits")
     return [Problem(_uniform_below(rng, 10**max_digits), _uniform_below(rng, 10**b_digits), op) for _ in range(n)]
@@ -134,7 +174,10 @@ def sample_uniform(rng: np.random.Generator, max_digits: int, n: int, op: Operat
 def sample_exact_length(rng: np.random.Generator, length: int, n: int, op: Operation = "+",
                         multiplier_digits: int | None = None) -> list[Problem]:
     """``n`` problems whose operands have exactly ``length`` digits (``b`` has ``multiplier_digits``)."""
+    _check_length(length)
+    _check_count(n)
     b_digits = length if multiplier_digits is None else multiplier_digits
+    _check_length(b_digits, "multiplier_digits")
     return [Problem(random_number_with_digits(rng, length), random_number_with_digits(rng, b_digits), op)
             for _ in range(n)]
 
@@ -148,6 +191,9 @@ def sample_balanced(rng: np.random.Generator, max_digits: int, n: int, op: Opera
     """
     _check_length(max_digits, "max_digits")
     _check_length(min_digits, "min_digits")
+    _check_count(n)
+    if multiplier_digits is not None:
+        _check_length(multiplier_digits, "multiplier_digits")
     if min_digits > max_digits:
         raise ProblemError(f"min_digits={min_digits} exceeds max_digits={max_digits}")
 
@@ -162,8 +208,8 @@ def sample_balanced(rng: np.random.Generator, max_digits: int, n: int, op: Opera
 def shift_with_zeros(problem: Problem, shift: int) -> Problem:
     """Sabbaghi's augmentation (A3, M3): append ``shift`` zeros. For addition both operands move (the
     sum gains the same zeros); for multiplication only the multiplicand ``a`` does."""
-    if shift < 0:
-        raise ProblemError(f"shift must be non-negative, got {shift}")
+    if isinstance(shift, bool) or not isinstance(shift, (int, np.integer)) or shift < 0:
+        raise ProblemError(f"shift must be a whole number of zeros >= 0, got {shift!r}")
     scale = 10**shift
     if problem.op == "+":
         return Problem(problem.a * scale, problem.b * scale, "+")

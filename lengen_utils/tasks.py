@@ -11,11 +11,53 @@ import numpy as np
 import torch
 
 from . import problems as P
-from .formats import FILL_ID, Example, encode, get_format, tokens_to_ids
-from .positions import PositionRangeError, PositionScheme, uniform_slots
+from .complexity_sampling import sample_mixed_complexity, sample_uniform_over_complexity
+from .constants import EVAL_SEED, IGNORE_INDEX
+from .formats import FILL_ID, FORMATS, Example, encode, get_format, tokens_to_ids
+from .positions import SCHEMES, PositionRangeError, PositionScheme, uniform_slots
 
 SAMPLERS = ("uniform", "exact", "balanced", "uniform_complexity", "mixed_complexity")
 # uniform_complexity / mixed_complexity (addition only): Sabbaghi C3, see lengen_utils.complexity
+COMPLEXITY_SAMPLERS = ("uniform_complexity", "mixed_complexity")
+#: Largest position ID a default task uses; a default model's table has rows 0..DEFAULT_MAX_POSITION.
+DEFAULT_MAX_POSITION = 64
+
+
+class ConfigError(ValueError):
+    """A config that cannot be built, or two configs that contradict each other; the message names the
+    field and its limit. Shared by TaskConfig, ModelConfig and TrainConfig."""
+
+
+def config_from_dict(cls, data: dict):
+    """``cls(**data)`` for a config dataclass, refusing unknown keys (one contract for every config)."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{cls.__name__}.from_dict needs a dict, got {type(data).__name__}")
+    known = [f.name for f in fields(cls)]
+    unknown = sorted(set(data) - set(known), key=str)
+    if unknown:
+        raise ConfigError(f"unknown {cls.__name__} field(s) {unknown}; valid fields are {known}")
+    return cls(**data)
+
+
+def check_int(owner: str, name: str, value, minimum: int = 1, optional: bool = False) -> None:
+    """Refuse a config field that is not a whole number ``>= minimum`` (``None`` too, when ``optional``)."""
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ConfigError(f"{owner}.{name} must be a whole number >= {minimum}, got {value!r} "
+                          f"({type(value).__name__})")
+    if value < minimum:
+        raise ConfigError(f"{owner}.{name} must be >= {minimum}, got {value}")
+
+
+def check_bool(owner: str, name: str, value) -> None:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ConfigError(f"{owner}.{name} must be True or False, got {value!r} ({type(value).__name__})")
+
+
+def check_choice(owner: str, name: str, value, choices, label: str | None = None) -> None:
+    if not isinstance(value, str) or value not in choices:
+        raise ConfigError(f"unknown {label or name} {value!r} ({owner}.{name}); choose one of {tuple(choices)}")
 
 
 @dataclass(frozen=True)
@@ -23,7 +65,11 @@ class TaskConfig:
     """What the model sees. ``max_digits`` is the trained length (operands of ``min_digits..max_digits``
     digits; for multiplication, the multiplicand ``a``). ``frame_width`` is Sabbaghi's l.
     ``shift_augment`` is Sabbaghi's A3: append zeros to both operands (M3: to the multiplicand) so that
-    the numbers slide to random places of the frame."""
+    the numbers slide to random places of the frame. ``max_position`` is the largest position ID the
+    task may use (Cho's max_pos): a learned table needs ``max_position + 1`` rows.
+
+    Every field is checked when the config is built, and so is the longest training problem: it must fit
+    the frame and the position IDs ``1..max_position``."""
 
     op: str = "+"
     format: str = "cho"
@@ -34,34 +80,76 @@ class TaskConfig:
     multiplier_digits: int | None = None
     frame_width: int | None = None
     random_start: bool = True
-    max_position: int = 64
+    max_position: int = DEFAULT_MAX_POSITION
     shift_augment: bool = False
     eval_sampler: str = "exact"
     pack: int = 1
     shift_max_width: int | None = None   # shift_augment: widest shifted number (default: the frame width)
 
     def __post_init__(self) -> None:
-        get_format(self.format)
-        if self.pack < 1:
-            raise ValueError(f"pack must be at least 1, got {self.pack}")
-        if self.pack > 1 and (self.positions != "coupled" or get_format(self.format).layout != "decoder"):
-            raise ValueError("pack > 1 is implemented for decoder formats with coupled positions only")
+        own = "TaskConfig"
+        check_choice(own, "op", self.op, P.OPERATIONS, "operation")
+        check_choice(own, "format", self.format, FORMATS)
+        check_choice(own, "positions", self.positions, SCHEMES, "position scheme")
         for name in ("sampler", "eval_sampler"):
-            if getattr(self, name) not in SAMPLERS:
-                raise ValueError(f"unknown {name} {getattr(self, name)!r}; choose one of {SAMPLERS}")
-        if self.op not in P.OPERATIONS:
-            raise ValueError(f"unknown operation {self.op!r}; choose one of {P.OPERATIONS}")
-        if self.format == "sabbaghi" and not self.frame_width:
-            raise ValueError("the sabbaghi format needs frame_width (Sabbaghi's l)")
-        PositionScheme(self.positions, self.random_start, self.max_position)
+            check_choice(own, name, getattr(self, name), SAMPLERS)
+        for name in ("min_digits", "max_digits", "max_position", "pack"):
+            check_int(own, name, getattr(self, name))
+        for name in ("multiplier_digits", "frame_width", "shift_max_width"):
+            check_int(own, name, getattr(self, name), optional=True)
+        for name in ("random_start", "shift_augment"):
+            check_bool(own, name, getattr(self, name))
+        if self.min_digits > self.max_digits:
+            raise ConfigError(f"min_digits={self.min_digits} exceeds max_digits={self.max_digits}")
+        if self.multiplier_digits is not None and self.op != "*":
+            raise ConfigError(f"multiplier_digits={self.multiplier_digits} is for multiplication; op is {self.op!r}")
+        if self.sampler in COMPLEXITY_SAMPLERS and self.op != "+":
+            raise ConfigError(f"sampler {self.sampler!r} is defined for addition only (cascades of carries), "
+                              f"not op={self.op!r}")
+        spec = get_format(self.format)
+        if self.pack > 1 and (self.positions != "coupled" or spec.layout != "decoder"):
+            raise ConfigError(f"pack={self.pack} > 1 is implemented for decoder formats with coupled positions "
+                              f"only, not format={self.format!r} with positions={self.positions!r}")
+        if spec.layout == "encoder" and not self.frame_width:
+            raise ConfigError(f"the {self.format} format needs frame_width (Sabbaghi's l)")
+        width = self.train_width
+        if width < self.max_digits:
+            raise ConfigError(f"shift_max_width={width} is narrower than max_digits={self.max_digits}: "
+                              f"shift_augment has no room to shift")
+        if spec.layout == "encoder" and width > self.frame_width:
+            what = "max_digits" if width == self.max_digits else "the shifted width"
+            raise ConfigError(f"{what}={width} exceeds the frame: frame_width l={self.frame_width}")
+        self._check_positions_fit(width)
+
+    @property
+    def train_width(self) -> int:
+        """Digits of the widest training operand (after ``shift_augment``'s zeros)."""
+        if not self.shift_augment:
+            return self.max_digits
+        return self.shift_max_width or self.frame_width or self.max_digits
+
+    def _check_positions_fit(self, width: int) -> None:
+        """The widest training problem must get position IDs within ``max_position``."""
+        limit = f"the IDs stop at max_position={self.max_position}"
+        if width > self.max_position:
+            raise ConfigError(f"training operands of {width} digits cannot fit position IDs: {limit}")
+        k = self.multiplier_digits if self.multiplier_digits is not None else self.max_digits
+        b = 10**k - 1 if self.op == "*" else 10**width - 1
+        example = encode(P.Problem(10**width - 1, b, self.op), self.format, frame_width=self.frame_width,
+                         multiplier_digits=self.multiplier_digits)
+        scheme = PositionScheme(self.positions, False, max(self.max_position, 10 * len(example)))  # measures only
+        needed = (scheme.span(example) + 1) * self.pack + scheme.default_start - 1
+        if needed > self.max_position:
+            packed = f", {self.pack} packed per sequence" if self.pack > 1 else ""
+            raise ConfigError(f"the longest training problem ({width} digits{packed}) needs position IDs up to "
+                              f"{needed} under {self.positions!r}, but {limit}")
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> "TaskConfig":
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        return config_from_dict(cls, data)
 
     def with_(self, **changes) -> "TaskConfig":
         return replace(self, **changes)
@@ -69,7 +157,7 @@ class TaskConfig:
 
 @dataclass
 class Batch:
-    """Padded tensors for a list of examples. ``targets`` holds -100 where nothing is supervised."""
+    """Padded tensors for a list of examples. ``targets`` holds ``IGNORE_INDEX`` where nothing is supervised."""
 
     tokens: torch.Tensor
     targets: torch.Tensor
@@ -93,7 +181,7 @@ def collate(examples: list[Example], position_ids: list[list[int]], with_slots: 
     T = max(len(e) for e in examples)
     B = len(examples)
     tokens = torch.full((B, T), FILL_ID, dtype=torch.long)
-    targets = torch.full((B, T), -100, dtype=torch.long)
+    targets = torch.full((B, T), IGNORE_INDEX, dtype=torch.long)
     pos = torch.zeros((B, T), dtype=torch.long)
     keep = torch.zeros((B, T), dtype=torch.bool)
     slots = torch.zeros((B, T), dtype=torch.long) if with_slots else None
@@ -113,6 +201,9 @@ class Task:
     """Samples, encodes and batches problems for one :class:`TaskConfig`."""
 
     def __init__(self, config: TaskConfig):
+        if not isinstance(config, TaskConfig):
+            raise ConfigError(f"Task needs a TaskConfig, got {type(config).__name__}; "
+                              f"use TaskConfig.from_dict for a dict")
         self.config = config
         self.scheme = PositionScheme(config.positions, config.random_start, config.max_position)
 
@@ -124,9 +215,6 @@ class Task:
         elif c.sampler == "exact":
             probs = P.sample_exact_length(rng, c.max_digits, n, c.op, c.multiplier_digits)
         elif c.sampler in ("uniform_complexity", "mixed_complexity"):  # Sabbaghi C3: addition only
-            from .complexity import sample_mixed_complexity, sample_uniform_over_complexity
-            if c.op != "+":
-                raise ValueError(f"sampler {c.sampler!r} is defined for addition only (cascades of carries)")
             probs = (sample_uniform_over_complexity(rng, c.max_digits, n) if c.sampler == "uniform_complexity"
                      else sample_mixed_complexity(rng, c.max_digits, n))
         else:
@@ -136,12 +224,12 @@ class Task:
         return probs
 
     def _shift(self, problem: P.Problem, rng: np.random.Generator) -> P.Problem:
-        room = self.config.shift_max_width or self.config.frame_width or self.config.max_digits
+        room = self.config.train_width
         used = max(P.num_digits(problem.a), P.num_digits(problem.b) if problem.op == "+" else 0)
         shift = int(rng.integers(0, room - used + 1))
         return P.shift_with_zeros(problem, shift)
 
-    def eval_problems(self, length: int, n: int, seed: int = 999) -> list[P.Problem]:
+    def eval_problems(self, length: int, n: int, seed: int = EVAL_SEED) -> list[P.Problem]:
         """A fixed test set: operands of exactly ``length`` digits (or uniform below ``10**length``)."""
         rng = np.random.default_rng([seed, length])
         c = self.config

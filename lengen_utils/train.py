@@ -16,34 +16,65 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from .checkpoint import load_training_state, save_training_state
+from .checkpoint import CheckpointError, error_summary, load_training_state, save_training_state
+from .compatibility import check_compatible
+from .constants import IGNORE_INDEX
 from .device import autocast, seed_everything
 from .model import Transformer
-from .tasks import Task
+from .tasks import ConfigError, Task, check_bool, check_int, config_from_dict
 
 
 @dataclass(frozen=True)
 class TrainConfig:
+    """Optimizer and schedule of one run. Every field is checked when the config is built."""
+
     steps: int = 2000
     batch_size: int = 128
     lr: float = 1e-3
     weight_decay: float = 0.0
     warmup_steps: int = 100
     min_lr_ratio: float = 0.1          # cosine decays to lr * min_lr_ratio
-    grad_clip: float = 1.0
+    grad_clip: float = 1.0             # 0 disables clipping
     betas: tuple[float, float] = (0.9, 0.98)
     seed: int = 0
     amp: bool = True                   # bf16 autocast on CUDA only
+
+    def __post_init__(self) -> None:
+        own = "TrainConfig"
+        check_int(own, "steps", self.steps)
+        check_int(own, "batch_size", self.batch_size)
+        check_int(own, "warmup_steps", self.warmup_steps, minimum=0)
+        check_int(own, "seed", self.seed, minimum=0)
+        check_bool(own, "amp", self.amp)
+        _check_number(own, "lr", self.lr, low=0, strict=True)
+        _check_number(own, "weight_decay", self.weight_decay, low=0)
+        _check_number(own, "grad_clip", self.grad_clip, low=0)
+        _check_number(own, "min_lr_ratio", self.min_lr_ratio, low=0, high=1)
+        betas = self.betas
+        if not isinstance(betas, (tuple, list)) or len(betas) != 2:
+            raise ConfigError(f"{own}.betas must be two numbers in [0, 1), got {betas!r}")
+        for beta in betas:
+            _check_number(own, "betas", beta, low=0, high=1, open_high=True)
+        object.__setattr__(self, "betas", tuple(float(x) for x in betas))
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> "TrainConfig":
-        data = dict(data)
-        if "betas" in data:
-            data["betas"] = tuple(data["betas"])
-        return cls(**data)
+        return config_from_dict(cls, data)
+
+
+def _check_number(owner: str, name: str, value, low: float, high: float | None = None, strict: bool = False,
+                  open_high: bool = False) -> None:
+    ok = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+    ok = ok and (value > low if strict else value >= low)
+    if ok and high is not None:
+        ok = value < high if open_high else value <= high
+    if not ok:
+        lo = f"> {low}" if strict else f">= {low}"
+        hi = "" if high is None else (f" and < {high}" if open_high else f" and <= {high}")
+        raise ConfigError(f"{owner}.{name} must be a finite number {lo}{hi}, got {value!r}")
 
 
 @dataclass
@@ -65,18 +96,36 @@ def lr_at(step: int, cfg: TrainConfig) -> float:
 
 def loss_on(model: Transformer, batch) -> torch.Tensor:
     logits = model(**batch.model_inputs())
-    return F.cross_entropy(logits.float().flatten(0, 1), batch.targets.flatten(), ignore_index=-100)
+    return F.cross_entropy(logits.float().flatten(0, 1), batch.targets.flatten(), ignore_index=IGNORE_INDEX)
 
 
-def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = True, log_every: int = 50,
+def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = True, log_every: int | None = None,
         state_path: str | Path | None = None, resume: bool = False, save_every: int = 0,
         callback: Callable[[int, float], None] | None = None, desc: str = "training") -> TrainResult:
     """Train ``model`` on ``task`` for ``cfg.steps`` steps; returns losses and wall-clock time.
 
-    With ``state_path`` the optimizer, step and RNG are saved every ``save_every`` steps and at the
-    end; ``resume=True`` continues from that file. ``callback(step, loss)`` runs every ``log_every``.
+    The model and task configs are checked against each other first (:func:`check_compatible`).
+    With ``state_path`` the optimizer, step, RNG and the unfinished loss window are saved every
+    ``save_every`` steps and at the end; ``resume=True`` continues from that file, which must exist and
+    come from the same run (same model, task and TrainConfig): a resumed run logs exactly the losses of an
+    uninterrupted one. ``resume=False`` starts fresh (and overwrites the file). ``callback(step, loss)``
+    runs every ``log_every`` steps (default 50, or the saved run's value when resuming).
     """
     from tqdm.auto import tqdm
+
+    check_compatible(model.cfg, task.config)
+    if not isinstance(cfg, TrainConfig):
+        raise ConfigError(f"fit needs a TrainConfig, got {type(cfg).__name__}; use TrainConfig.from_dict for a dict")
+    check_int("fit", "save_every", save_every, minimum=0)
+    if log_every is not None:
+        check_int("fit", "log_every", log_every)
+    state = None
+    if resume:
+        if state_path is None:
+            raise ConfigError("resume=True needs state_path, the training state to continue from")
+        state = load_training_state(state_path)
+        log_every = check_resumable(state, model, task, cfg, log_every, state_path)
+    log_every = log_every or 50
 
     device = model.device
     rng = seed_everything(cfg.seed)
@@ -84,24 +133,28 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     no_decay = [p for n, p in model.named_parameters() if not (p.dim() >= 2 and "position" not in n)]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay},
                              {"params": no_decay, "weight_decay": 0.0}], lr=cfg.lr, betas=cfg.betas)
-    start, losses = 0, []
-    if resume and state_path is not None and Path(state_path).exists():
-        state = load_training_state(state_path)
-        model.load_state_dict(state["model"])
-        opt.load_state_dict(state["optimizer"])
-        start, losses = int(state["step"]), list(state["losses"])
+    start, losses, window = 0, [], []
+    if state is not None:
+        try:
+            model.load_state_dict(state["model"])
+            opt.load_state_dict(state["optimizer"])
+        except (RuntimeError, ValueError, KeyError) as err:
+            raise CheckpointError(f"the training state at {state_path} does not fit this model "
+                                  f"({error_summary(err)})") from None
+        start, losses, window = int(state["step"]), list(state["losses"]), list(state.get("window", []))
         rng.bit_generator.state = _restore_rng_state(state["rng"])
         torch.set_rng_state(state["torch_rng"])
 
     def snapshot(step: int) -> None:
         if state_path is not None:
-            save_training_state(state_path, {"model": model.state_dict(), "optimizer": opt.state_dict(),
-                                             "step": step, "losses": losses, "rng": _rng_state(rng),
-                                             "torch_rng": torch.get_rng_state(), "train_config": cfg.to_dict()})
+            save_training_state(state_path, {
+                "model": model.state_dict(), "optimizer": opt.state_dict(), "step": step, "losses": losses,
+                "window": list(window), "log_every": log_every, "rng": _rng_state(rng),
+                "torch_rng": torch.get_rng_state(), "train_config": cfg.to_dict(),
+                "model_config": model.cfg.to_dict(), "task_config": task.config.to_dict()})
 
     model.train()
     t0 = time.perf_counter()
-    window: list[float] = []
     bar = tqdm(range(start, cfg.steps), desc=desc, disable=not progress, initial=start, total=cfg.steps)
     for step in bar:
         for group in opt.param_groups:
@@ -128,6 +181,43 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     snapshot(cfg.steps)
     model.eval()
     return TrainResult(cfg.steps - start, seconds, losses, log_every)
+
+
+def check_resumable(state: dict, model: Transformer, task: Task, cfg: TrainConfig, log_every: int | None,
+                    state_path: str | Path = "the training state") -> int:
+    """Refuse a training state saved by another run; returns the ``log_every`` to continue with.
+
+    A run is its model config, task config, TrainConfig and loss-log interval: resuming with any of
+    them changed would give a trajectory that no uninterrupted run produces.
+    """
+    fix = "resume with the same settings, or pass resume=False to start fresh"
+    saved_train = state.get("train_config")
+    if saved_train is not None:
+        _refuse_differences(state_path, "TrainConfig", TrainConfig.from_dict(saved_train).to_dict(), cfg.to_dict(), fix)
+    for label, mine in (("ModelConfig", model.cfg.to_dict()), ("TaskConfig", task.config.to_dict())):
+        key = "model_config" if label == "ModelConfig" else "task_config"
+        if state.get(key) is not None:
+            _refuse_differences(state_path, label, state[key], mine, fix)
+    saved_log = state.get("log_every")
+    if saved_log is not None and log_every is not None and log_every != saved_log:
+        raise CheckpointError(f"the training state at {state_path} logged the loss every {saved_log} steps, "
+                              f"this run every {log_every}: the loss log would not match; {fix}")
+    step = state.get("step")
+    if not isinstance(step, int) or not 0 <= step <= cfg.steps:
+        raise CheckpointError(f"the training state at {state_path} is at step {step!r}, outside 0..steps={cfg.steps}")
+    return log_every if log_every is not None else saved_log
+
+
+def _refuse_differences(path, label: str, saved: dict, mine: dict, fix: str) -> None:
+    diffs = [f"{k}={saved.get(k)!r} there, {mine.get(k)!r} here" for k in sorted(set(saved) | set(mine), key=str)
+             if _plain(saved.get(k)) != _plain(mine.get(k))]
+    if diffs:
+        raise CheckpointError(f"the training state at {path} is from another run ({label} differs: "
+                              f"{'; '.join(diffs)}); {fix}")
+
+
+def _plain(value):
+    return list(value) if isinstance(value, tuple) else value
 
 
 def _rng_state(rng: np.random.Generator) -> dict:

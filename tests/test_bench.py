@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lengen_utils import bench
+from lengen_utils import bench, zoo
 from lengen_utils.checkpoint import load_model
 from lengen_utils.tasks import Task, TaskConfig
 
@@ -61,8 +61,36 @@ def test_flagship_cli_json_parses():
 def test_overrides_reach_the_recipe():
     r = bench.apply_overrides(bench.coupled_recipe(), ["model.d_model=32", "train.lr=0.01", "task.pack=2"])
     assert (r.model.d_model, r.train.lr, r.task.pack) == (32, 0.01, 2)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no field 'no_such_field'"):
         bench.apply_overrides(r, ["model.no_such_field=1"])
+    with pytest.raises(ValueError, match="unknown position encoding 'bogus'"):
+        bench.apply_overrides(r, ["model.encoding=bogus"])
+
+
+def test_the_bench_trains_the_zoo_recipes():
+    """One registry: the bench's default recipes are the zoo's flagship entries."""
+    recipes = bench.flagship_recipes()
+    assert recipes["coupled"] == zoo.entry("flagship-coupled")
+    assert recipes["ape"] == zoo.entry("flagship-ape")
+    assert not hasattr(bench, "Recipe") and not hasattr(bench, "record_flagship")
+    assert not hasattr(bench, "load_flagship")
+
+
+def test_out_writes_only_inside_its_folder(tmp_path):
+    manifest = (ROOT / "assets" / "manifest.json").read_bytes()
+    out = tmp_path / "run"
+    bench.flagship(steps=2, batch_size=8, n_eval=4, lengths=(5,), out=out, progress=False, command="test")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["ape.safetensors", "coupled.safetensors",
+                                                          "results.json", "run"]
+    assert (ROOT / "assets" / "manifest.json").read_bytes() == manifest
+
+
+def test_steps_are_what_was_asked(tmp_path):
+    results = bench.flagship(steps=3, batch_size=8, n_eval=4, lengths=(5,), models=("coupled",), progress=False)
+    assert results["coupled"]["steps"] == 3 and results["config"]["steps"] == 3
+    for bad in (0, -5):
+        with pytest.raises(ValueError, match=f"steps must be a positive integer .>= 1., got {bad}"):
+            bench.flagship(steps=bad, progress=False)
 
 
 def test_packed_training_sequences_use_disjoint_coupled_ranges():

@@ -56,3 +56,85 @@ def test_pickle_file_is_not_executed(tmp_path):
     torch.save({"x": 1}, path)   # a pickle, not safetensors
     with pytest.raises(CheckpointError):
         load_model(path)
+
+
+def _rewrite_metadata(path, change):
+    import json
+    import struct
+    raw = path.read_bytes()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8:8 + n])
+    change(header["__metadata__"])
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    path.write_bytes(struct.pack("<Q", len(text)) + text + raw[8 + n:])
+
+
+def test_config_edited_in_the_header_is_refused(saved):
+    import json
+    _, path = saved
+
+    def flip(meta):
+        cfg = json.loads(meta["model_config"])
+        cfg["causal"] = False           # same tensors, another model
+        meta["model_config"] = json.dumps(cfg)
+    _rewrite_metadata(path, flip)
+    with pytest.raises(CheckpointError, match="model config or metadata in its header"):
+        load_model(path)
+
+
+def test_format_1_files_without_the_record_checksum_still_load(saved):
+    model, path = saved
+
+    def legacy(meta):
+        meta["lengen_format"] = "1"
+        del meta["record_sha256"]
+    _rewrite_metadata(path, legacy)
+    loaded, meta = load_model(path)
+    assert loaded.cfg == model.cfg and meta == {"note": "test"}
+
+
+def test_committed_zoo_files_still_load():
+    from pathlib import Path
+    files = sorted(Path(__file__).resolve().parents[1].glob("assets/**/*.safetensors"))
+    if not files:
+        pytest.skip("no committed checkpoints in assets/")
+    for path in files:
+        load_model(path)
+
+
+def test_resumed_loss_log_equals_an_uninterrupted_run(tmp_path):
+    """save_every=2 is not a multiple of log_every=3: the unfinished loss window travels in the state."""
+    from lengen_utils.tasks import Task, TaskConfig
+    from lengen_utils.train import TrainConfig, fit
+
+    model_cfg = ModelConfig(d_model=16, n_heads=2, d_ff=32, max_positions=17)
+    task_cfg = TaskConfig(max_digits=3, max_position=16)
+    cfg = TrainConfig(steps=8, batch_size=8, warmup_steps=1, seed=2)
+    torch.manual_seed(0)
+    init = Transformer(model_cfg).state_dict()
+
+    def model():
+        m = Transformer(model_cfg)
+        m.load_state_dict(init)
+        return m
+
+    whole = fit(model(), Task(task_cfg), cfg, progress=False, log_every=3).losses
+
+    class Crash(Exception):
+        pass
+
+    class CrashingTask(Task):
+        calls = 0
+
+        def train_batch(self, rng, batch_size):
+            CrashingTask.calls += 1
+            if CrashingTask.calls == 6:      # dies drawing step 6's batch: last save after step 4, mid-window
+                raise Crash
+            return super().train_batch(rng, batch_size)
+
+    state = tmp_path / "state.pt"
+    with pytest.raises(Crash):
+        fit(model(), CrashingTask(task_cfg), cfg, progress=False, log_every=3, save_every=2, state_path=state)
+    resumed = fit(Transformer(model_cfg), Task(task_cfg), cfg, progress=False, state_path=state, resume=True)
+    assert len(whole) == 3 and resumed.losses == pytest.approx(whole, rel=1e-6, abs=0)

@@ -1,14 +1,15 @@
-"""Tests for the evaluation side of lengen_utils.complexity (test sets and exact match grouped by
-complexity, Sabbaghi Figure 8) and for the complexity samplers wired into TaskConfig.sampler."""
+"""Tests for test sets and exact match grouped by complexity (Sabbaghi Figure 8; lengen_utils.complexity_sampling
+and lengen_utils.evaluate, re-exported by lengen_utils.complexity) and for the complexity samplers wired
+into TaskConfig.sampler."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 import torch
 
+from lengen_utils.carries import carry_runs_from_sums
 from lengen_utils.complexity import (
     GroupResult,
-    _carry_runs_from_sums,
     carry_run_test_sets,
     cascade_length,
     cascade_test_sets,
@@ -20,7 +21,7 @@ from lengen_utils.complexity import (
     sample_by_carry_run,
 )
 from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.problems import Problem, ProblemError
+from lengen_utils.problems import ProblemError
 from lengen_utils.tasks import SAMPLERS, Task, TaskConfig
 
 
@@ -28,7 +29,7 @@ def test_vectorised_carry_run_matches_the_scalar_definition():
     rng = np.random.default_rng(0)
     a = rng.integers(0, 10, size=(2000, 7))
     b = rng.integers(0, 10, size=(2000, 7))
-    runs = _carry_runs_from_sums(a + b)
+    runs = carry_runs_from_sums(a + b)
     for i in range(0, 2000, 37):
         x = int("".join(map(str, a[i][::-1])))
         y = int("".join(map(str, b[i][::-1])))
@@ -54,7 +55,7 @@ def test_sample_by_carry_run_is_uniform_within_the_level():
 
 
 def test_sample_by_carry_run_errors():
-    with pytest.raises(ProblemError, match="feasible"):
+    with pytest.raises(ProblemError, match=r"longest carry run 6: feasible longest carry runs are 0\.\.5"):
         sample_by_carry_run(np.random.default_rng(0), 5, 6, 1)
     with pytest.raises(ProblemError, match="only"):
         sample_by_carry_run(np.random.default_rng(0), 20, 20, 5, max_draws=5000)
@@ -166,7 +167,20 @@ def test_mixed_complexity_sampler_is_between_the_two():
 
 
 def test_complexity_samplers_refuse_multiplication():
-    task = Task(TaskConfig(op="*", format="cho", positions="coupled", sampler="uniform_complexity", max_digits=4,
-                           multiplier_digits=1, max_position=16))
+    # refused when the config is built (ConfigError is a ValueError), before any sampling
     with pytest.raises(ValueError, match="addition only"):
-        task.sample_train_problems(np.random.default_rng(0), 4)
+        TaskConfig(op="*", format="cho", positions="coupled", sampler="uniform_complexity", max_digits=4,
+                   multiplier_digits=1, max_position=16)
+
+
+def test_complexity_reexports_the_layered_modules():
+    """The notebooks' ``from lengen_utils import complexity as C`` sees the very objects of each layer."""
+    import lengen_utils.carries as carries
+    import lengen_utils.complexity as C
+    import lengen_utils.complexity_sampling as sampling
+    import lengen_utils.evaluate as evaluate
+
+    assert C.cascade_length is carries.cascade_length and C.multiplication_levels is carries.multiplication_levels
+    assert C.sample_by_cascade_length is sampling.sample_by_cascade_length
+    assert C.GroupResult is evaluate.GroupResult and C.evaluate_by_carry_run is evaluate.evaluate_by_carry_run
+    assert all(hasattr(C, name) for name in C.__all__)

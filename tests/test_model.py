@@ -67,11 +67,11 @@ def test_upe_gives_each_multiplier_digit_one_vector_for_all_queries():
     q = torch.randn(1, 2, T, model.cfg.d_head)
     pos = torch.arange(T)[None]
     slots = torch.tensor([[1, 2, 0, 0, 0, 0, 0, 0]])
-    bias = attn(q, pos, uniform_slots=slots)
+    bias = attn(q, pos, key_slots=slots)
     expected = (q @ attn.uniform.t() / model.cfg.d_head ** 0.5)[..., 1]   # c_1 for key 0
     torch.testing.assert_close(bias[0, :, 1:, 0], expected[0, :, 1:])
     # away from the multiplier, scores depend only on the distance (RPE)
-    shifted = attn(q, pos + 5, uniform_slots=slots)
+    shifted = attn(q, pos + 5, key_slots=slots)
     torch.testing.assert_close(bias, shifted)
 
 
@@ -134,15 +134,6 @@ def test_dtype_and_device_follow_the_model():
         assert model.to(torch.float32)(tokens, pos).dtype == torch.bfloat16
 
 
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
-def test_cuda_matches_cpu():
-    model = tiny(encoding="rpe")
-    tokens, pos = random_inputs()
-    ref = model(tokens, pos)
-    out = model.cuda()(tokens.cuda(), pos.cuda()).cpu()
-    torch.testing.assert_close(out, ref, atol=1e-4, rtol=1e-3)
-
-
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_mixed_precision_forward_and_backward(encoding):
     """Under bf16 autocast (what CUDA training uses) every encoding runs, stays finite and backpropagates."""
@@ -157,3 +148,106 @@ def test_mixed_precision_forward_and_backward(encoding):
     assert logits.dtype == torch.bfloat16 and torch.isfinite(logits.float()).all()
     logits.float().sum().backward()
     assert all(p.grad is None or torch.isfinite(p.grad).all() for p in model.parameters())
+
+
+# -- the fused attention path against the original always-masked one --------------------------------------
+def _always_masked_attention(self, x, position_ids, key_padding=None, uniform_slots=None, return_weights=False,
+                             cache=None, layer=0):
+    """The attention as first written: a float bias holding the causal and padding masks, always."""
+    import torch.nn.functional as F
+    B, T, _ = x.shape
+    H, Dh = self.cfg.n_heads, self.cfg.d_head
+    q, k, v = self.qkv(x).view(B, T, 3, H, Dh).permute(2, 0, 3, 1, 4)
+    if self.rotary is not None:
+        q, k = self.rotary.rotate(q, position_ids), self.rotary.rotate(k, position_ids)
+    bias = None
+    for module in self.biases:
+        term = module(q, position_ids, position_ids, uniform_slots, 0)
+        bias = term if bias is None else bias + term
+    masked = None
+    if self.cfg.causal:
+        masked = torch.ones(T, T, dtype=torch.bool).triu(1)[None, None]
+    if key_padding is not None:
+        pad = ~key_padding[:, None, None, :]
+        masked = pad if masked is None else masked | pad
+    if masked is not None:
+        neg = torch.zeros(masked.shape, dtype=q.dtype).masked_fill(masked, float("-inf"))
+        bias = neg if bias is None else bias + neg
+    y = F.scaled_dot_product_attention(q, k, v, attn_mask=bias)
+    return self.out(y.transpose(1, 2).reshape(B, T, H * Dh)), None
+
+
+def _padded_inputs(B=4, T=14, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    tokens = torch.randint(1, 15, (B, T), generator=g)
+    pos = torch.randint(0, 40, (B, T), generator=g)              # arbitrary IDs (coupled IDs repeat)
+    lengths = torch.tensor([T, T - 3, T - 6, 5])[:B]
+    keep = torch.arange(T)[None, :] < lengths[:, None]           # right padding
+    slots = torch.zeros(B, T, dtype=torch.long)
+    slots[:, 1:4] = torch.tensor([3, 2, 1])
+    return tokens, pos, keep, slots
+
+
+@pytest.mark.parametrize("causal", [True, False], ids=["decoder", "encoder"])
+@pytest.mark.parametrize("relative_bias", [False, True], ids=["", "bias"])
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_fused_path_matches_the_always_masked_attention(encoding, relative_bias, causal, monkeypatch):
+    from lengen_utils.model.attention import SelfAttention
+    torch.manual_seed(1)
+    model = tiny(encoding=encoding, relative_bias=relative_bias, causal=causal)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(0.3 * torch.randn_like(p))                       # away from the near-uniform init
+    tokens, pos, keep, slots = _padded_inputs()
+    slots = slots if encoding == "upe" else None
+    new = model(tokens, pos, keep, slots)
+    monkeypatch.setattr(SelfAttention, "forward", _always_masked_attention)
+    old = model(tokens, pos, keep, slots)
+    torch.testing.assert_close(new[keep], old[keep], atol=1e-5, rtol=1e-5)   # every real position
+    if not causal:
+        torch.testing.assert_close(new, old, atol=1e-5, rtol=1e-5)           # encoder: padding rows too
+
+
+@pytest.mark.parametrize("encoding, expect_bias", [("learned", False), ("none", False), ("rope", False),
+                                                   ("sinusoidal", False), ("rpe", True), ("alibi", True)])
+def test_decoder_without_a_bias_uses_is_causal_and_no_mask(encoding, expect_bias, monkeypatch):
+    import torch.nn.functional as F
+
+    from lengen_utils.model import attention
+    calls = []
+
+    def spy(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False):
+        calls.append((attn_mask, is_causal))
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, dropout_p=dropout_p, is_causal=is_causal)
+
+    monkeypatch.setattr(attention, "F", type("F", (), {"scaled_dot_product_attention": staticmethod(spy)}))
+    tokens, pos, keep, _ = _padded_inputs()
+    tiny(encoding=encoding)(tokens, pos, keep)
+    for mask, is_causal in calls:
+        if expect_bias:
+            assert not is_causal and mask is not None and mask.dtype.is_floating_point
+        else:
+            assert is_causal and mask is None                         # the flash-eligible call
+
+
+def test_encoder_padding_mask_is_boolean_without_a_bias(monkeypatch):
+    import torch.nn.functional as F
+
+    from lengen_utils.model import attention
+    calls = []
+
+    def spy(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False):
+        calls.append(attn_mask)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, dropout_p=dropout_p, is_causal=is_causal)
+
+    monkeypatch.setattr(attention, "F", type("F", (), {"scaled_dot_product_attention": staticmethod(spy)}))
+    tokens, pos, keep, _ = _padded_inputs()
+    tiny(encoding="learned", causal=False)(tokens, pos, keep)
+    tiny(encoding="learned", causal=False)(tokens, pos)
+    assert calls[0].dtype == torch.bool and calls[-1] is None
+
+
+def test_decoder_rejects_left_padding():
+    tokens, pos, keep, _ = _padded_inputs()
+    with pytest.raises(ValueError, match="right padding"):
+        tiny()(tokens, pos, keep.flip(1))

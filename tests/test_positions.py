@@ -5,12 +5,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lengen_utils.formats import encode
-from lengen_utils.positions import PositionRangeError, PositionScheme, abacus_ids, consecutive_ids, coupled_ids
+from lengen_utils.positions import (PositionRangeError, PositionScheme, abacus_ids, consecutive_ids, coupled_ids,
+                                   uniform_slots)
 from lengen_utils.problems import Problem
 
 
 def test_cho_figure_2_ids():
-    # $653+049=2070$ with the operands' digits at 6, 7, 8 and '+', '=' at 9 (Cho et al. Figure 2)
+    # $653+049=2070$ (Cho et al. Figure 2, start 5): digits 6 5 3 at 6 7 8, so the units digits hold the
+    # top digit ID 8; "+" and "=" sit one past it, at 9 (not next to the most significant digit)
     ex = encode(Problem(653, 49), "cho")
     assert coupled_ids(ex, start=5) == [0, 6, 7, 8, 9, 6, 7, 8, 9, 8, 7, 6, 5, 0]
 
@@ -21,10 +23,52 @@ def test_cho_n_by_2_coupling():
     assert coupled_ids(ex, start=1) == [0, 3, 4, 5, 6, 7, 5, 6, 7, 6, 5, 4, 3, 2, 1, 0]
 
 
-def test_abacus_runs():
-    ex = encode(Problem(356, 94), "reversed")   # 356+94=054
-    assert abacus_ids(ex) == [1, 2, 3, 0, 1, 2, 0, 1, 2, 3]
-    assert abacus_ids(ex, start=49)[:4] == [50, 51, 52, 0]
+def test_abacus_golden_cho():
+    # Worked by hand. $653+049=2070$: the answer 0702 is written reversed (units first). McLeish et al.
+    # index every number from its least significant digit, so the units digits 3 (a), 9 (b) and 2
+    # (answer) all get 1, the tens 5, 4, 0 get 2, the hundreds 6, 0, 7 get 3, the answer's thousands 4.
+    #          $  6  5  3  +  0  4  9  =  2  0  7  0  $
+    golden = [0, 3, 2, 1, 0, 3, 2, 1, 0, 1, 2, 3, 4, 0]
+    ex = encode(Problem(653, 49), "cho")
+    assert abacus_ids(ex) == golden
+    assert abacus_ids(ex, start=49) == [0 if g == 0 else g + 49 for g in golden]   # the random offset
+
+
+def test_abacus_golden_unpadded_and_forward():
+    # 356+94=054 (reversed answer, no padding): 3 5 6 -> 3 2 1; 9 4 -> 2 1; answer 0 5 4 (units first) -> 1 2 3
+    assert abacus_ids(encode(Problem(356, 94), "reversed")) == [3, 2, 1, 0, 2, 1, 0, 1, 2, 3]
+    # plain: 653+49=702, every number forwards: 3 2 1 | 2 1 | 3 2 1
+    assert abacus_ids(encode(Problem(653, 49), "plain")) == [3, 2, 1, 0, 2, 1, 0, 3, 2, 1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=st.integers(0, 10**30), b=st.integers(0, 10**30), fmt=st.sampled_from(["plain", "reversed", "padded", "cho"]))
+def test_abacus_id_is_significance_plus_one(a, b, fmt):
+    ex = encode(Problem(a, b), fmt)
+    for role, sig, pid in zip(ex.roles, ex.significance, abacus_ids(ex)):
+        assert pid == (sig + 1 if role in ("a", "b", "answer") else 0)
+
+
+def test_uniform_slots_golden():
+    # Sabbaghi eq. 3.2: 56 x 4297 in a frame of l = 6 is  5 6 * pad pad 4 2 9 7 (multiplier unpadded).
+    # Slots by significance: the units digit 6 gets c_1, the tens digit 5 gets c_2.
+    ex = encode(Problem(4297, 56, "*"), "sabbaghi", frame_width=6)
+    assert uniform_slots(ex) == [2, 1, 0, 0, 0, 0, 0, 0, 0]
+    # a 1-digit multiplier is a units digit too: 7 x 4297 -> the 7 gets c_1, like the 6 above
+    assert uniform_slots(encode(Problem(4297, 7, "*"), "sabbaghi", frame_width=6)) == [1] + [0] * 7
+    # Cho's N x 2 decoder format pads the multiplier: $1234*05=...$ -> 0 (tens) gets c_2, 5 gets c_1
+    ex = encode(Problem(1234, 5, "*"), "cho", multiplier_digits=2)
+    assert uniform_slots(ex)[6:8] == [2, 1] and sum(uniform_slots(ex)) == 3
+    assert uniform_slots(encode(Problem(12, 34), "cho")) == [0] * len(encode(Problem(12, 34), "cho"))
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=st.integers(0, 10**12), b=st.integers(0, 999))
+def test_uniform_slot_means_one_significance(a, b):
+    ex = encode(Problem(a, b, "*"), "sabbaghi", frame_width=13)
+    slots = uniform_slots(ex)
+    for role, sig, slot in zip(ex.roles, ex.significance, slots):
+        assert slot == (sig + 1 if role == "b" else 0)
 
 
 def test_consecutive_with_start():
@@ -44,7 +88,8 @@ def test_equal_significance_shares_an_id(a, b, start):
     assert all(len(v) == 1 for v in by_sig.values())              # one ID per significance
     assert len({next(iter(v)) for v in by_sig.values()}) == len(by_sig)  # different significance, different ID
     op_ids = {pid for role, pid in zip(ex.roles, ids) if role in ("op", "eq")}
-    assert op_ids == {max(ids)}                                     # '+' and '=' share the top ID
+    assert op_ids == {max(ids)}                                     # '+' and '=' share the top ID...
+    assert max(ids) == by_sig[0].pop() + 1                          # ...one past the units digits' ID
     assert ids[0] == ids[-1] == 0                                   # '$' gets 0
 
 

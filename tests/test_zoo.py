@@ -1,5 +1,17 @@
-"""The zoo: build -> manifest -> load -> verify, and clear errors for missing or altered assets."""
+"""The zoo: build -> manifest -> load -> verify; the flagship entries; nothing lost on failure or Ctrl-C;
+clear one-line refusals from the command line before anything trains."""
+from __future__ import annotations
+
+import hashlib
 import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
 
 import pytest
 
@@ -8,7 +20,10 @@ from lengen_utils.checkpoint import CheckpointError
 from lengen_utils.model import ModelConfig
 from lengen_utils.tasks import TaskConfig
 from lengen_utils.train import TrainConfig
+from lengen_utils.zoo import builder as zoo_build
+from lengen_utils.zoo import manifest as zoo_manifest
 
+ROOT = Path(__file__).resolve().parents[1]
 TINY = zoo.ZooEntry(
     name="test-tiny", description="a few steps, for tests",
     task=TaskConfig(format="cho", positions="coupled", max_digits=2, max_position=8),
@@ -25,13 +40,23 @@ def tiny_zoo(tmp_path, monkeypatch):
     return tmp_path
 
 
+def _snapshot(folder: Path) -> dict[str, str]:
+    """Every file under ``folder`` (hidden temporaries included) with its sha256."""
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# -- build / load / verify ------------------------------------------------------------------------
 def test_build_records_everything(tiny_zoo):
     rec = zoo.manifest_record(TINY.name, tiny_zoo)
     assert rec["command"] == "python -m lengen_utils.zoo train test-tiny"
     assert rec["seed"] == 1 and rec["task"]["max_digits"] == 2 and rec["model"]["d_model"] == 16
+    assert rec["metrics"]["eval_seed"] == 999 and rec["train"]["seed"] == 1
     assert set(rec["metrics"]["em"]) == {"1", "2"} and len(rec["sha256"]) == 64
+    assert rec["file"] == "zoo/test-tiny.safetensors"
     model, task = zoo.load(TINY.name, assets=tiny_zoo)
     assert model.cfg == TINY.model and task.config == TINY.task
+    assert sorted(_snapshot(tiny_zoo)) == ["manifest.json", "zoo/test-tiny.safetensors"]  # no temporaries
 
 
 def test_verify_reproduces_from_scratch(tiny_zoo):
@@ -62,9 +87,9 @@ def test_rebuilding_one_entry_keeps_the_others(tiny_zoo):
 
 
 def test_unknown_names_are_clear(tmp_path):
-    with pytest.raises(zoo.ZooError, match="no zoo entry named 'nope'"):
+    with pytest.raises(zoo.ZooError, match="unknown zoo entry 'nope'; known entries: .*flagship-coupled"):
         zoo.entry("nope")
-    with pytest.raises(zoo.ZooError, match="python -m lengen_utils.zoo train x"):
+    with pytest.raises(zoo.ZooError, match="'x' is not built.*python -m lengen_utils.zoo train x"):
         zoo.manifest_record("x", tmp_path)
 
 
@@ -73,3 +98,227 @@ def test_catalog_entries_are_consistent():
         assert e.name == name
         assert e.model.causal == (e.task.format != "sabbaghi"), name
         assert e.eval_n >= 100
+
+
+# -- the manifest's shape ---------------------------------------------------------------------------
+@pytest.mark.parametrize("content, problem", [
+    ("[1, 2]", "holds a JSON list; the manifest must be a JSON object"),
+    ('{"test-tiny": 3}', "are not JSON objects"),
+    ("{not json", "is not valid JSON"),
+])
+def test_a_manifest_of_the_wrong_shape_is_named(tmp_path, content, problem):
+    (tmp_path / "manifest.json").write_text(content)
+    with pytest.raises(zoo.ZooError, match=problem):
+        zoo.read_manifest(tmp_path)
+
+
+@pytest.mark.parametrize("drop", ["sha256", "file", "metrics"])
+def test_a_record_without_a_required_key_is_named(tiny_zoo, drop):
+    manifest = json.loads((tiny_zoo / "manifest.json").read_text())
+    del manifest[TINY.name][drop]
+    (tiny_zoo / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(zoo.ZooError, match=f"lacks '{drop}'.*zoo train test-tiny"):
+        zoo.load(TINY.name, assets=tiny_zoo)
+    with pytest.raises(zoo.ZooError, match=f"lacks '{drop}'"):
+        zoo.metrics(TINY.name, assets=tiny_zoo)
+
+
+# -- nothing is lost --------------------------------------------------------------------------------
+def test_a_failed_manifest_write_keeps_the_old_asset(tiny_zoo, monkeypatch):
+    before = _snapshot(tiny_zoo)
+    real_replace = os.replace
+
+    def failing_replace(src, dst):
+        if Path(dst).name == "manifest.json":
+            raise OSError(28, "No space left on device")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(OSError, match="No space left"):
+        zoo.build(TINY.name, progress=False, assets=tiny_zoo)
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert _snapshot(tiny_zoo) == before
+    zoo.load(TINY.name, assets=tiny_zoo)          # the old asset still matches the old manifest
+
+
+def test_a_failed_asset_write_changes_nothing(tiny_zoo, monkeypatch):
+    before = _snapshot(tiny_zoo)
+
+    def broken_save(*args, **kwargs):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(zoo_build, "save_model", broken_save)
+    with pytest.raises(OSError):
+        zoo.build(TINY.name, progress=False, assets=tiny_zoo)
+    assert _snapshot(tiny_zoo) == before
+
+
+def test_ctrl_c_during_the_commit_is_held_until_both_files_are_written():
+    with pytest.raises(KeyboardInterrupt):
+        with zoo_manifest.sigint_deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            reached = True                     # the signal did not cut the block short
+    assert reached
+
+
+def test_build_refuses_an_unwritable_assets_folder_before_training(tmp_path, monkeypatch):
+    monkeypatch.setitem(zoo.catalog(), TINY.name, TINY)
+    monkeypatch.setattr(zoo_build, "train_entry", lambda *a, **k: pytest.fail("trained before checking"))
+    blocker = tmp_path / "assets"
+    blocker.write_text("a file where the assets folder should be")
+    with pytest.raises(zoo.ZooError, match="cannot write to the assets folder"):
+        zoo.build(TINY.name, progress=False, assets=blocker)
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root may write into a read-only folder")
+def test_build_refuses_a_read_only_assets_folder_before_training(tmp_path, monkeypatch):
+    monkeypatch.setitem(zoo.catalog(), TINY.name, TINY)
+    monkeypatch.setattr(zoo_build, "train_entry", lambda *a, **k: pytest.fail("trained before checking"))
+    tmp_path.chmod(0o555)
+    try:
+        with pytest.raises(zoo.ZooError, match="cannot write to the assets folder"):
+            zoo.build(TINY.name, progress=False, assets=tmp_path)
+    finally:
+        tmp_path.chmod(0o755)
+
+
+def _sigint_copy(tmp_path: Path) -> Path:
+    assets = tmp_path / "assets"
+    (assets / "zoo").mkdir(parents=True)
+    shutil.copy(ROOT / "assets" / "manifest.json", assets / "manifest.json")
+    smoke = ROOT / "assets" / "zoo" / "smoke-coupled-3.safetensors"
+    if smoke.exists():
+        shutil.copy(smoke, assets / "zoo" / smoke.name)
+    return assets
+
+
+@pytest.mark.slow
+def test_an_interrupted_zoo_train_leaves_asset_and_manifest_as_they_were(tmp_path):
+    assets = _sigint_copy(tmp_path)
+    before = _snapshot(assets)
+    env = {**os.environ, "LENGEN_ASSETS": str(assets), "LENGEN_THREADS": "1", "OMP_NUM_THREADS": "1",
+           "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "lengen_utils.zoo", "train", "smoke-coupled-3"], cwd=ROOT,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    seen = bytearray()
+    started = threading.Event()
+
+    def read_stderr() -> None:
+        for chunk in iter(lambda: proc.stderr.read1(256), b""):
+            seen.extend(chunk)
+            if b"smoke-coupled-3:" in seen and b"/400" in seen:     # the training bar has appeared
+                started.set()
+
+    threading.Thread(target=read_stderr, daemon=True).start()
+    assert started.wait(120), f"training never started: {bytes(seen[-500:])!r}"
+    time.sleep(0.5)                                                 # some steps into training
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(60) == 130, bytes(seen[-500:])
+    assert b"interrupted; the assets and the manifest are as they were" in seen
+    assert b"Traceback" not in seen
+    assert _snapshot(assets) == before
+
+
+# -- the flagship entries ---------------------------------------------------------------------------
+def test_flagship_entries_are_zoo_entries():
+    coupled, ape = zoo.entry("flagship-coupled"), zoo.entry("flagship-ape")
+    assert coupled.task.positions == "coupled" and ape.task.positions == "consecutive"
+    assert coupled.eval_lengths == ape.eval_lengths == (5, 10, 15, 20, 30, 40)
+    rec = zoo.manifest_record("flagship-coupled")
+    assert rec["file"] == "zoo/flagship-coupled.safetensors" and rec["seed"] == coupled.seed
+    assert rec["train"] == coupled.train.to_dict() | {"betas": list(coupled.train.betas)}
+
+
+def test_flagship_load_and_metrics_as_the_notebooks_call_them():
+    model, task = zoo.load("flagship-coupled")
+    assert task.config == zoo.entry("flagship-coupled").task and model.cfg.relative_bias
+    em = zoo.metrics("flagship-coupled")
+    assert set(em) == {5, 10, 15, 20, 30, 40} and all(isinstance(v, float) for v in em.values())
+    assert set(zoo.per_digit("flagship-ape")) == set(em)
+
+
+@pytest.mark.slow
+def test_flagship_cached_files_reproduce_their_records():
+    for name in ("flagship-coupled", "flagship-ape"):
+        report = zoo.verify(name, retrain=False)
+        assert report["cached"] == report["recorded"]
+
+
+# -- the command line -------------------------------------------------------------------------------
+def _zoo_cli(argv, capsys) -> tuple[int, str]:
+    try:
+        code = zoo.main(argv)
+    except SystemExit as stop:           # argparse refusals
+        code = stop.code
+    return code, capsys.readouterr().err
+
+
+BAD_ZOO = [
+    (["verify", "no-such-entry"], {}, ["unknown zoo entry 'no-such-entry'", "known entries: ", "smoke-coupled-3"]),
+    (["train", "no-such-entry"], {}, ["unknown zoo entry 'no-such-entry'", "known entries: "]),
+    (["train", "smoke-coupled-3", "nope"], {}, ["unknown zoo entry 'nope'"]),
+    (["train"], {}, ["name an entry, or use --all / --tag"]),
+    (["train", "--tag", "nope"], {}, ["no entry has the tag 'nope'", "tags: ", "flagship"]),
+    (["verify", "flagship-coupled", "--tolerance", "2"], {}, ["--tolerance", "between 0 and 1", "2.0"]),
+    (["verify", "flagship-coupled", "--tolerance", "x"], {}, ["--tolerance", "'x'"]),
+    (["verify"], {}, ["required: NAME"]),
+    (["frobnicate"], {}, ["invalid choice: 'frobnicate'"]),
+    (["train", "smoke-coupled-3"], {"LENGEN_THREADS": "abc"}, ["LENGEN_THREADS must be a positive integer", "'abc'"]),
+    (["train", "smoke-coupled-3"], {"LENGEN_THREADS": "0"}, ["LENGEN_THREADS", ">= 1", "got 0"]),
+]
+
+
+@pytest.mark.parametrize("argv, env, words", BAD_ZOO, ids=[" ".join(a) + "".join(e) for a, e, _ in BAD_ZOO])
+def test_zoo_cli_refuses_bad_arguments_in_one_line(argv, env, words, capsys, monkeypatch):
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setattr(zoo_build, "train_entry", lambda *a, **k: pytest.fail("trained before refusing"))
+    code, err = _zoo_cli(argv, capsys)
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    for word in words:
+        assert word in err, err
+    assert "zoo train no-such-entry" not in err
+
+
+_NO_SHA = {"smoke-coupled-3": {"command": "c", "file": "zoo/x", "task": {}, "model": {}, "metrics": {"em": {}}}}
+BAD_ASSETS = [
+    ("train", "[1, 2]", "holds a JSON list; the manifest must be a JSON object"),
+    ("verify", "[1, 2]", "holds a JSON list; the manifest must be a JSON object"),
+    ("verify", json.dumps(_NO_SHA), "the record of 'smoke-coupled-3' in "),
+    ("verify", json.dumps(_NO_SHA), "lacks 'sha256'"),
+    ("train", '{"smoke-coupled-3": [1]}', "are not JSON objects"),
+]
+
+
+@pytest.mark.parametrize("cmd, content, words", BAD_ASSETS)
+def test_zoo_cli_names_a_broken_manifest(tmp_path, monkeypatch, capsys, cmd, content, words):
+    (tmp_path / "manifest.json").write_text(content)
+    monkeypatch.setenv("LENGEN_ASSETS", str(tmp_path))
+    monkeypatch.setattr(zoo_build, "train_entry", lambda *a, **k: pytest.fail("trained before refusing"))
+    code, err = _zoo_cli([cmd, "smoke-coupled-3"], capsys)
+    assert code == 2 and words in err and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_zoo_cli_refuses_an_unwritable_assets_folder(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "assets"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("LENGEN_ASSETS", str(blocker))
+    monkeypatch.setattr(zoo_build, "train_entry", lambda *a, **k: pytest.fail("trained before refusing"))
+    code, err = _zoo_cli(["train", "smoke-coupled-3"], capsys)
+    assert code == 2 and "cannot write to the assets folder" in err, err
+
+
+def test_zoo_list_shows_the_flagship_entries(capsys):
+    assert zoo.main(["list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("flagship-coupled ") and "built" in line for line in lines)
+    assert any(line.startswith("flagship-ape ") for line in lines)
+
+
+def test_python_dash_m_zoo_runs_without_a_traceback():
+    proc = subprocess.run([sys.executable, "-m", "lengen_utils.zoo", "verify", "no-such-entry"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "LENGEN_THREADS": "1"})
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "unknown zoo entry 'no-such-entry'" in proc.stderr

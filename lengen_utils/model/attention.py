@@ -1,8 +1,19 @@
-"""Multi-head self-attention on top of ``torch.nn.functional.scaled_dot_product_attention``.
+"""Multi-head self-attention on top of ``torch.nn.functional.scaled_dot_product_attention`` (SDPA).
 
-Position encodings that live inside attention contribute an additive bias (or rotate q and k);
-the causal and padding masks are folded into the same bias so one fused kernel call does the work.
-``return_weights=True`` recomputes the softmax explicitly, for plots of attention patterns.
+Masks and biases are built only when they change the result, so that the fused kernels can run:
+
+* no additive bias (APE, coupling, NoPE, sinusoidal, RoPE): a decoder calls SDPA with
+  ``is_causal=True`` and no mask (FlashAttention on a GPU); an encoder passes only its boolean
+  padding mask;
+* an encoding that biases the scores (RPE, UPE, ALiBi, the relative scalar bias): one float bias
+  ``[B, H, Tq, Tk]``, with ``-inf`` written where the causal rule (or, in an encoder, padding) forbids.
+
+A decoder never applies ``key_padding`` in the fused path: batches are right-padded, so a real
+position only ever sees real keys before it, and the padding rows are never read (no loss, no
+prediction). :class:`~lengen_utils.model.Transformer` checks the right-padding contract on the CPU.
+With a :class:`~lengen_utils.model.cache.KVCache` the queries are the newest positions only and the
+keys come from the cache (incremental greedy decoding). ``return_weights=True`` recomputes the
+softmax explicitly, with every mask applied, for plots of attention patterns.
 """
 from __future__ import annotations
 
@@ -12,8 +23,23 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .cache import KVCache
 from .config import ModelConfig
 from .encodings import RotaryPositions, attention_biases
+
+
+def forbidden_pairs(Tq: int, Tk: int, query_start: int, causal: bool, key_keep: torch.Tensor | None,
+                    device: torch.device) -> torch.Tensor | None:
+    """Boolean ``[B or 1, 1, Tq, Tk]``, True where query ``query_start + t`` may not attend to key j
+    (a later key in a decoder; a padding key); ``None`` when nothing is forbidden."""
+    masked = None
+    if causal and (Tq > 1 or query_start + Tq < Tk):
+        query_index = torch.arange(query_start, query_start + Tq, device=device)
+        masked = (torch.arange(Tk, device=device)[None, :] > query_index[:, None])[None, None]
+    if key_keep is not None:
+        pad = ~key_keep[:, None, None, :]
+        masked = pad if masked is None else masked | pad
+    return masked
 
 
 class SelfAttention(nn.Module):
@@ -26,36 +52,59 @@ class SelfAttention(nn.Module):
         self.rotary = RotaryPositions(cfg) if cfg.encoding == "rope" else None
 
     def forward(self, x: torch.Tensor, position_ids: torch.Tensor, key_padding: torch.Tensor | None = None,
-                uniform_slots: torch.Tensor | None = None, return_weights: bool = False):
+                uniform_slots: torch.Tensor | None = None, return_weights: bool = False,
+                cache: KVCache | None = None, layer: int = 0):
+        """``x`` ``[B, Tq, d_model]`` for the newest ``Tq`` positions (all of them without a cache).
+
+        ``position_ids``, ``key_padding`` (True: real token) and ``uniform_slots`` describe those
+        positions; with ``cache`` the keys' are read from it (it already holds this call's inputs).
+        """
         B, T, _ = x.shape
         H, Dh = self.cfg.n_heads, self.cfg.d_head
         q, k, v = self.qkv(x).view(B, T, 3, H, Dh).permute(2, 0, 3, 1, 4)   # each [B, H, T, Dh]
         if self.rotary is not None:
             q, k = self.rotary.rotate(q, position_ids), self.rotary.rotate(k, position_ids)
 
+        query_start = 0
+        key_ids, key_keep, key_slots = position_ids, key_padding, uniform_slots
+        if cache is not None:
+            query_start = cache.length
+            k, v = cache.store(layer, k, v)
+            key_ids, key_keep, key_slots = cache.keys()
+        Tk = k.shape[2]
+
         bias = None
         for module in self.biases:
-            term = module(q, position_ids, uniform_slots=uniform_slots)
+            term = module(q, position_ids, key_ids, key_slots, query_start)
             bias = term if bias is None else bias + term
-        masked = None  # True where attention is forbidden, [B or 1, 1, T, T]
-        if self.cfg.causal:
-            masked = torch.ones(T, T, dtype=torch.bool, device=x.device).triu(1)[None, None]
-        if key_padding is not None:
-            pad = ~key_padding[:, None, None, :]
-            masked = pad if masked is None else masked | pad
-        if masked is not None:
-            neg = torch.zeros(masked.shape, dtype=q.dtype, device=x.device).masked_fill(masked, float("-inf"))
-            bias = neg if bias is None else bias + neg
 
         if return_weights:
+            masked = forbidden_pairs(T, Tk, query_start, self.cfg.causal, key_keep, x.device)
             scores = q @ k.transpose(-1, -2) / math.sqrt(Dh)
             if bias is not None:
                 scores = scores + bias
+            if masked is not None:
+                scores = scores.masked_fill(masked, float("-inf"))
             weights = torch.softmax(scores.float(), dim=-1).nan_to_num(0.0).to(q.dtype)
             y = weights @ v
         else:
             weights = None
-            y = F.scaled_dot_product_attention(q, k, v, attn_mask=bias,
-                                               dropout_p=self.cfg.dropout if self.training else 0.0)
+            y = self._fused(q, k, v, bias, key_keep, query_start)
         y = self.out(y.transpose(1, 2).reshape(B, T, H * Dh))
         return y, weights
+
+    def _fused(self, q, k, v, bias, key_keep, query_start):
+        """SDPA with the least mask that gives the same result on every real position."""
+        Tq, Tk = q.shape[2], k.shape[2]
+        dropout = self.cfg.dropout if self.training else 0.0
+        if self.cfg.causal:   # right padding never reaches a real query: drop it (see module docstring)
+            if bias is None and Tq == Tk:
+                return F.scaled_dot_product_attention(q, k, v, is_causal=True, dropout_p=dropout)
+            masked = forbidden_pairs(Tq, Tk, query_start, True, None, q.device)
+        else:
+            masked = forbidden_pairs(Tq, Tk, query_start, False, key_keep, q.device)
+        if bias is None:
+            mask = None if masked is None else ~masked           # boolean: True = may attend
+        else:
+            mask = bias if masked is None else bias.masked_fill(masked, float("-inf"))
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)

@@ -9,6 +9,11 @@ Two places exist for position information:
 
 Every in-attention encoding reads *position IDs*, not array indices, so it composes with
 coupled or randomly started IDs. Distances are ``id_key - id_query``.
+
+A bias module is called as ``module(q, query_ids, key_ids, key_slots, query_start)`` and returns a
+``[B, H, Tq, Tk]`` score bias: the queries are the ``Tq`` newest positions and the keys all ``Tk``
+positions so far (``Tq = Tk``, ``query_start = 0`` without a KV cache; one query per step while
+decoding with one). ``query_start`` is the index of the first query among the keys.
 """
 from __future__ import annotations
 
@@ -20,9 +25,10 @@ from torch import nn
 from .config import ModelConfig
 
 
-def relative_distance(position_ids: torch.Tensor, max_distance: int) -> torch.Tensor:
-    """``[B, T, T]`` index of the clipped distance ``id_j - id_i`` into a table of ``2*max_distance+1``."""
-    rel = position_ids[:, None, :] - position_ids[:, :, None]
+def relative_distance(query_ids: torch.Tensor, key_ids: torch.Tensor, max_distance: int) -> torch.Tensor:
+    """``[B, Tq, Tk]`` index of the clipped distance ``id_j - id_i`` (key j, query i) into a table of
+    ``2*max_distance+1`` rows."""
+    rel = key_ids[:, None, :] - query_ids[:, :, None]
     return rel.clamp(-max_distance, max_distance) + max_distance
 
 
@@ -73,9 +79,11 @@ class RelativeKeys(nn.Module):
         """The vectors p_{-K..K} as used in attention (the parameter times ``rpe_scale``)."""
         return self.vectors if self.scale == 1.0 else self.vectors * self.scale
 
-    def forward(self, q: torch.Tensor, position_ids: torch.Tensor, **_) -> torch.Tensor:
-        scores = torch.matmul(q, self.table.t().to(q.dtype))            # [B, H, T, 2K+1]
-        rel = relative_distance(position_ids, self.max_distance)         # [B, T, T]
+    def forward(self, q: torch.Tensor, query_ids: torch.Tensor, key_ids: torch.Tensor | None = None,
+                key_slots: torch.Tensor | None = None, query_start: int = 0) -> torch.Tensor:
+        key_ids = query_ids if key_ids is None else key_ids
+        scores = torch.matmul(q, self.table.t().to(q.dtype))            # [B, H, Tq, 2K+1]
+        rel = relative_distance(query_ids, key_ids, self.max_distance)   # [B, Tq, Tk]
         rel = rel[:, None].expand(-1, q.shape[1], -1, -1)
         return torch.gather(scores, -1, rel) / math.sqrt(q.shape[-1])
 
@@ -89,19 +97,23 @@ class UniformKeys(RelativeKeys):
         self.uniform = nn.Parameter(torch.randn(cfg.upe_slots + 1, cfg.d_head) * 0.02)
         self.slots = cfg.upe_slots
 
-    def forward(self, q: torch.Tensor, position_ids: torch.Tensor, uniform_slots: torch.Tensor | None = None,
-                **_) -> torch.Tensor:
-        bias = super().forward(q, position_ids)
-        if uniform_slots is None:
+    def forward(self, q: torch.Tensor, query_ids: torch.Tensor, key_ids: torch.Tensor | None = None,
+                key_slots: torch.Tensor | None = None, query_start: int = 0) -> torch.Tensor:
+        """``key_slots[b, j] = r > 0``: key j is the multiplier digit with vector c_r (see
+        :func:`~lengen_utils.positions.uniform_slots`); 0: RPE."""
+        bias = super().forward(q, query_ids, key_ids)
+        if key_slots is None:
             return bias
-        if int(uniform_slots.max()) > self.slots:
-            raise ValueError(f"the multiplier has {int(uniform_slots.max())} digits; this UPE model has "
+        if key_slots.device.type == "cpu" and int(key_slots.max()) > self.slots:  # no host sync on GPUs
+            raise ValueError(f"the multiplier has {int(key_slots.max())} digits; this UPE model has "
                              f"{self.slots} uniform vectors (upe_slots)")
-        per_slot = torch.matmul(q, self.uniform.t().to(q.dtype)) / math.sqrt(q.shape[-1])  # [B, H, T, S+1]
-        slot = uniform_slots[:, None, None, :].expand(-1, q.shape[1], q.shape[2], -1)
+        Tq, Tk = q.shape[2], key_slots.shape[1]
+        per_slot = torch.matmul(q, self.uniform.t().to(q.dtype)) / math.sqrt(q.shape[-1])  # [B, H, Tq, S+1]
+        slot = key_slots[:, None, None, :].expand(-1, q.shape[1], Tq, -1)
         uniform_bias = torch.gather(per_slot, -1, slot)
-        T = q.shape[2]
-        use = (uniform_slots[:, None, :] > 0) & ~torch.eye(T, dtype=torch.bool, device=q.device)  # [B, T, T]
+        query_index = torch.arange(query_start, query_start + Tq, device=q.device)
+        itself = query_index[:, None] == torch.arange(Tk, device=q.device)[None, :]         # j == i
+        use = (key_slots[:, None, :] > 0) & ~itself                                          # [B, Tq, Tk]
         return torch.where(use[:, None], uniform_bias, bias)
 
 
@@ -113,8 +125,10 @@ class ALiBi(nn.Module):
         slopes = torch.tensor([2.0 ** (-8.0 * (h + 1) / cfg.n_heads) for h in range(cfg.n_heads)])
         self.register_buffer("slopes", slopes, persistent=False)
 
-    def forward(self, q: torch.Tensor, position_ids: torch.Tensor, **_) -> torch.Tensor:
-        dist = (position_ids[:, None, :] - position_ids[:, :, None]).abs().to(q.dtype)
+    def forward(self, q: torch.Tensor, query_ids: torch.Tensor, key_ids: torch.Tensor | None = None,
+                key_slots: torch.Tensor | None = None, query_start: int = 0) -> torch.Tensor:
+        key_ids = query_ids if key_ids is None else key_ids
+        dist = (key_ids[:, None, :] - query_ids[:, :, None]).abs().to(q.dtype)
         return -self.slopes.to(q.dtype)[None, :, None, None] * dist[:, None]
 
 
@@ -131,10 +145,12 @@ class RelativeScalarBias(nn.Module):
         self.scale = float(cfg.relative_bias_scale)
         self.bias = nn.Parameter(torch.zeros(cfg.n_heads, 2 * self.max_distance + 1))
 
-    def forward(self, q: torch.Tensor, position_ids: torch.Tensor, **_) -> torch.Tensor:
-        rel = relative_distance(position_ids, self.max_distance)           # [B, T, T]
+    def forward(self, q: torch.Tensor, query_ids: torch.Tensor, key_ids: torch.Tensor | None = None,
+                key_slots: torch.Tensor | None = None, query_start: int = 0) -> torch.Tensor:
+        key_ids = query_ids if key_ids is None else key_ids
+        rel = relative_distance(query_ids, key_ids, self.max_distance)     # [B, Tq, Tk]
         table = self.bias if self.scale == 1.0 else self.bias * self.scale
-        return table.to(q.dtype)[:, rel].permute(1, 0, 2, 3)               # [B, H, T, T]
+        return table.to(q.dtype)[:, rel].permute(1, 0, 2, 3)               # [B, H, Tq, Tk]
 
 
 class RotaryPositions(nn.Module):

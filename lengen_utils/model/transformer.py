@@ -2,7 +2,12 @@
 
 Pre-norm blocks: ``x + Attn(Norm(x))`` then ``x + MLP(Norm(x))``; a final norm and a linear read-out
 over the vocabulary. Inputs are token IDs plus position IDs (and, for UPE, the multiplier slots), so
-the same model serves APE, coupling, Abacus and the relative encodings.
+the same model serves APE, coupling, Abacus and the relative encodings. ``cache=`` (a
+:class:`~lengen_utils.model.cache.KVCache`) runs a decoder incrementally, a few positions at a time.
+
+Input checks (token range, position-table range, right padding of a decoder) read tensor values,
+which on a GPU would stall the host in every step; they run when the inputs are on the CPU, which is
+also where :class:`~lengen_utils.tasks.Task` builds every batch.
 """
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from torch import nn
 
 from ..positions import PositionRangeError
 from .attention import SelfAttention
+from .cache import KVCache
 from .config import ModelConfig
 from .encodings import input_encoding
 
@@ -40,8 +46,9 @@ class Block(nn.Module):
                                  nn.ReLU() if cfg.activation == "relu" else nn.GELU(), nn.Linear(cfg.d_ff, cfg.d_model),
                                  nn.Dropout(cfg.dropout))
 
-    def forward(self, x, position_ids, key_padding=None, uniform_slots=None, return_weights=False):
-        a, w = self.attn(self.norm1(x), position_ids, key_padding, uniform_slots, return_weights)
+    def forward(self, x, position_ids, key_padding=None, uniform_slots=None, return_weights=False, cache=None,
+                layer=0):
+        a, w = self.attn(self.norm1(x), position_ids, key_padding, uniform_slots, return_weights, cache, layer)
         x = x + a
         x = x + self.mlp(self.norm2(x))
         return x, w
@@ -76,20 +83,39 @@ class Transformer(nn.Module):
                     f"position ID {top} is outside this model's learned table (IDs 0..{self.cfg.max_positions - 1}); "
                     f"the input is longer than the model was built for")
 
-    def forward(self, tokens: torch.Tensor, position_ids: torch.Tensor, key_padding: torch.Tensor | None = None,
-                uniform_slots: torch.Tensor | None = None, return_attention: bool = False):
-        """Logits for every position; with ``return_attention`` also a list of ``[B, H, T, T]`` weights."""
-        if tokens.shape != position_ids.shape:
-            raise ValueError(f"tokens {tuple(tokens.shape)} and position_ids {tuple(position_ids.shape)} differ in shape")
+    def check_inputs(self, tokens: torch.Tensor, position_ids: torch.Tensor,
+                     key_padding: torch.Tensor | None = None) -> None:
+        """Token IDs within the vocabulary, position IDs within the table and, for a decoder, right
+        padding (True then False in each row of ``key_padding``): the fused path relies on it."""
         if tokens.numel() and int(tokens.max()) >= self.cfg.vocab_size:
             raise ValueError(f"token id {int(tokens.max())} is outside the vocabulary of {self.cfg.vocab_size}")
         self.check_positions(position_ids)
+        if self.cfg.causal and key_padding is not None and key_padding.shape[1] > 1:
+            if bool((key_padding[:, 1:] & ~key_padding[:, :-1]).any()):
+                raise ValueError("a decoder's key_padding must be right padding (real tokens first, then padding)")
+
+    def forward(self, tokens: torch.Tensor, position_ids: torch.Tensor, key_padding: torch.Tensor | None = None,
+                uniform_slots: torch.Tensor | None = None, return_attention: bool = False,
+                cache: KVCache | None = None):
+        """Logits ``[B, T, vocab]`` for every position; with ``return_attention`` also a list of
+        ``[B, H, T, Tk]`` weights. With ``cache`` (decoder only) the inputs are the next ``T``
+        positions after those already in the cache, and the logits are theirs."""
+        if tokens.shape != position_ids.shape:
+            raise ValueError(f"tokens {tuple(tokens.shape)} and position_ids {tuple(position_ids.shape)} differ in shape")
+        if cache is not None:
+            if not self.cfg.causal:
+                raise ValueError("a KV cache is for a causal decoder; an encoder reads its whole input at once")
+            cache.append_inputs(position_ids, key_padding, uniform_slots)
+        if tokens.device.type == "cpu":   # reading values would be a host sync on an accelerator
+            self.check_inputs(tokens, position_ids, key_padding if cache is None else cache.keys()[1])
         x = self.embed(tokens)
         if self.position is not None:
             x = x + self.position(position_ids).to(x.dtype)
         weights = []
-        for block in self.blocks:
-            x, w = block(x, position_ids, key_padding, uniform_slots, return_attention)
+        for i, block in enumerate(self.blocks):
+            x, w = block(x, position_ids, key_padding, uniform_slots, return_attention, cache, i)
             weights.append(w)
+        if cache is not None:
+            cache.advance()
         logits = self.head(self.norm(x))
         return (logits, weights) if return_attention else logits

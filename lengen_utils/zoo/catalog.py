@@ -5,20 +5,38 @@ Each notebook's entries sit in their own section. Changing an entry means rebuil
 """
 from __future__ import annotations
 
-from .model import ModelConfig
-from .tasks import TaskConfig
-from .train import TrainConfig
-from .zoo import ZooEntry
+from ..model import ModelConfig
+from ..tasks import TaskConfig
+from ..train import TrainConfig
+from .entry import ZooEntry, ZooError
+from .flagship import ape_recipe, coupled_recipe
 
 ENTRIES: dict[str, ZooEntry] = {}
 
 
 def register(entry: ZooEntry) -> ZooEntry:
+    """Add ``entry`` to the catalog (a name may be registered once)."""
     if entry.name in ENTRIES:
         raise ValueError(f"zoo entry {entry.name!r} registered twice")
     ENTRIES[entry.name] = entry
     return entry
 
+
+def catalog() -> dict[str, ZooEntry]:
+    """Every entry, by name."""
+    return ENTRIES
+
+
+def entry(name: str) -> ZooEntry:
+    """The entry called ``name``; an unknown name raises :class:`ZooError` listing the known ones."""
+    if name not in ENTRIES:
+        raise ZooError(f"unknown zoo entry {name!r}; known entries: {', '.join(sorted(ENTRIES)) or 'none'}")
+    return ENTRIES[name]
+
+
+# == flagship: Cho et al. Section 4 at CPU scale (python -m lengen_utils.bench flagship) ==============
+register(coupled_recipe())
+register(ape_recipe())
 
 # == smoke: the entry CI retrains end to end (tens of seconds on 2 cores) ========================
 register(ZooEntry(

@@ -1,0 +1,45 @@
+"""Where a model and a task first meet: refuse a pair of configs that contradict each other.
+
+Each config checks itself when it is built; :func:`check_compatible` checks what only the pair can
+tell, before any training or evaluation:
+
+* the attention mask must match the format's layout. An encoder (``causal=False``) reading a decoder
+  format such as Cho's sees the answer in its own input and scores a fake 100%; a decoder
+  (``causal=True``) reading Sabbaghi's frame cannot see the digits right of an answer position.
+* a learned position table must hold every ID the task may use: IDs ``0..max_position`` need
+  ``max_positions >= max_position + 1`` rows.
+* UPE needs one uniform vector per multiplier digit (``upe_slots >= k``).
+"""
+from __future__ import annotations
+
+from .formats import get_format
+from .model import ConfigError, ModelConfig
+from .tasks import TaskConfig
+
+__all__ = ["check_compatible"]
+
+
+def check_compatible(model_config: ModelConfig, task_config: TaskConfig) -> None:
+    """Raise :class:`ConfigError` naming the contradiction and its limit; return ``None`` if the pair fits."""
+    if not isinstance(model_config, ModelConfig):
+        raise ConfigError(f"expected a ModelConfig, got {type(model_config).__name__}")
+    if not isinstance(task_config, TaskConfig):
+        raise ConfigError(f"expected a TaskConfig, got {type(task_config).__name__}")
+    m, t = model_config, task_config
+    layout = get_format(t.format).layout
+    if layout == "decoder" and not m.causal:
+        raise ConfigError(f"an encoder (causal=False) on the decoder format {t.format!r} sees the answer in its "
+                          f"input and would score a fake 100%; decoder formats need causal=True "
+                          f"(or use the encoder format 'sabbaghi')")
+    if layout == "encoder" and m.causal:
+        raise ConfigError(f"a decoder (causal=True) on the encoder format {t.format!r} cannot see the input "
+                          f"digits right of an answer position; the encoder format needs causal=False")
+    if m.encoding == "learned" and t.max_position >= m.max_positions:
+        raise ConfigError(f"the task's position IDs reach max_position={t.max_position} but the model's learned "
+                          f"table has max_positions={m.max_positions} rows (IDs 0..{m.max_positions - 1}); "
+                          f"use ModelConfig(max_positions={t.max_position + 1}) or a smaller TaskConfig.max_position")
+    if m.encoding == "upe" and t.op == "*":
+        k = t.multiplier_digits if t.multiplier_digits is not None else t.max_digits
+        if k > m.upe_slots:
+            raise ConfigError(f"the multiplier has up to {k} digits but the UPE model has upe_slots={m.upe_slots} "
+                              f"uniform vectors; use upe_slots >= {k}")

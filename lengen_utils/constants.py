@@ -1,0 +1,16 @@
+"""Constants shared across the library's layers (the lowest layer: it imports nothing).
+
+Named once here so that a target mask, an evaluation set or a manifest can never disagree with
+another module about them.
+"""
+from __future__ import annotations
+
+#: The library version, recorded in every manifest entry (the package root re-exports it).
+__version__ = "0.1.0"
+
+#: Target value for tokens that carry no loss (prompt, padding); PyTorch's ``cross_entropy`` default.
+IGNORE_INDEX = -100
+
+#: Seed of the evaluation problems. Training seeds are small integers (0, 1, 2, ...); 999 keeps every
+#: test set disjoint in its random stream from any training stream and identical across runs.
+EVAL_SEED = 999

@@ -1,0 +1,238 @@
+"""K seeds of one config trained as one batched model: ``python -m lengen_utils.multiseed --k 4``.
+
+The K models' parameters are stacked (``torch.func.stack_module_state``) and one forward pass runs all
+of them with ``vmap`` over ``functional_call``. Each seed keeps what a separate :func:`~lengen_utils.train.fit`
+would give it: its initialisation is ``torch.manual_seed(seed); Transformer(cfg)`` (as a zoo entry
+builds it), its data stream is ``numpy.random.default_rng(seed)`` (as ``fit`` draws it), its loss is its
+own mean, and AdamW, the learning-rate schedule and gradient clipping act on each seed separately.
+So the runs match K separate fits up to floating-point rounding. Small models leave a device mostly
+idle; batching the seeds fills it with one kernel where K would run one after another.
+
+Two limits: ``dropout`` must be 0, and UPE (multiplication) is not supported (its input check reads a
+tensor value, which ``vmap`` forbids). When attention has a learned bias (RPE, the relative scalar bias)
+SDPA is pinned to its math backend, whose gradient reaches the bias under ``vmap``; otherwise the fused
+kernel runs once per seed (``vmap`` has no batching rule for it yet).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import copy
+import json
+import sys
+import time
+import warnings
+from dataclasses import replace
+from typing import Sequence
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.func import functional_call, stack_module_state, vmap
+
+try:
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    def _math_attention():
+        return sdpa_kernel(SDPBackend.MATH)
+except ImportError:  # torch < 2.3
+    def _math_attention():
+        return torch.backends.cuda.sdp_kernel(enable_flash=False, enable_math=True, enable_mem_efficient=False)
+
+from .constants import IGNORE_INDEX
+from .device import autocast, pick_device, set_cpu_threads
+from .model import ModelConfig, Transformer
+from .tasks import Task
+from .throughput import SHAPES
+from .train import TrainConfig, TrainResult, fit, lr_at
+
+
+class _Layers(nn.Module):
+    """The Transformer's forward without its input checks (they read tensor values, which vmap forbids;
+    :func:`fit_seeds` runs them on the stacked batch instead)."""
+
+    def __init__(self, model: Transformer):
+        super().__init__()
+        self.model = model
+
+    def forward(self, tokens, position_ids, key_padding, uniform_slots):
+        m = self.model
+        x = m.embed(tokens)
+        if m.position is not None:
+            x = x + m.position(position_ids).to(x.dtype)
+        for block in m.blocks:
+            x = block(x, position_ids, key_padding, uniform_slots)[0]
+        return m.head(m.norm(x))
+
+
+def init_models(cfg: ModelConfig, seeds: Sequence[int]) -> list[Transformer]:
+    """One freshly initialised model per seed, exactly as ``torch.manual_seed(seed); Transformer(cfg)``."""
+    models = []
+    for seed in seeds:
+        torch.manual_seed(seed)
+        models.append(Transformer(cfg))
+    return models
+
+
+def _stack_batches(batches) -> dict:
+    """Pad K batches to one length and stack them: ``[K, B, T]`` tensors (padding is masked and unsupervised)."""
+    T = max(b.tokens.shape[1] for b in batches)
+
+    def stack(name: str, value) -> torch.Tensor:
+        return torch.stack([F.pad(getattr(b, name), (0, T - b.tokens.shape[1]), value=value) for b in batches])
+
+    out = {"tokens": stack("tokens", 0), "position_ids": stack("position_ids", 0),
+           "key_padding": stack("key_padding", False), "targets": stack("targets", IGNORE_INDEX)}
+    out["uniform_slots"] = None if batches[0].uniform_slots is None else stack("uniform_slots", 0)
+    return out
+
+
+def _check(cfg: ModelConfig, seeds: Sequence[int]) -> None:
+    if not seeds:
+        raise ValueError("fit_seeds needs at least one seed")
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct, got {list(seeds)}")
+    if cfg.dropout:
+        raise ValueError(f"fit_seeds supports dropout = 0 only, got {cfg.dropout}")
+    if cfg.encoding == "upe":
+        raise ValueError("fit_seeds does not support the upe encoding (its input check cannot run under vmap)")
+
+
+def fit_seeds(cfg: ModelConfig, task: Task, train: TrainConfig, seeds: Sequence[int], *,
+              device: torch.device | str | None = None, log_every: int = 50,
+              progress: bool = False) -> list[tuple[Transformer, TrainResult]]:
+    """Train one model per seed as a single batched model; ``train.seed`` is ignored (``seeds`` rule).
+
+    Returns ``(model, TrainResult)`` per seed, ordinary :class:`Transformer` s in eval mode on ``device``;
+    each result's ``seconds`` is the wall time of the whole batched run.
+    """
+    from tqdm.auto import tqdm
+
+    seeds = [int(s) for s in seeds]
+    _check(cfg, seeds)
+    dev = pick_device(str(device)) if device is not None else pick_device()
+    models = [m.to(dev) for m in init_models(cfg, seeds)]
+    params, buffers = stack_module_state(models)
+    params = {k: v.detach().requires_grad_(True) for k, v in params.items()}
+    skeleton = _Layers(copy.deepcopy(models[0]).to("meta"))
+    shapes = dict(models[0].named_parameters())
+    decay = [p for n, p in params.items() if shapes[n].dim() >= 2 and "position" not in n]
+    no_decay = [p for n, p in params.items() if not (shapes[n].dim() >= 2 and "position" not in n)]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": train.weight_decay},
+                             {"params": no_decay, "weight_decay": 0.0}], lr=train.lr, betas=train.betas)
+    rngs = [np.random.default_rng(s) for s in seeds]
+    K = len(seeds)
+    learned_bias = cfg.encoding == "rpe" or cfg.relative_bias
+
+    def one(p, b, tokens, position_ids, key_padding, uniform_slots):
+        state = ({f"model.{k}": v for k, v in p.items()}, {f"model.{k}": v for k, v in b.items()})
+        return functional_call(skeleton, state, (tokens, position_ids, key_padding, uniform_slots))
+
+    losses: list[list[float]] = [[] for _ in seeds]
+    window: list[torch.Tensor] = []
+    t0 = time.perf_counter()
+    for step in tqdm(range(train.steps), desc=f"training {K} seeds", disable=not progress):
+        for group in opt.param_groups:
+            group["lr"] = lr_at(step, train)
+        batch = _stack_batches([task.train_batch(rng, train.batch_size) for rng in rngs])
+        models[0].check_inputs(*(batch[k].flatten(0, 1) for k in ("tokens", "position_ids", "key_padding")))
+        batch = {k: None if v is None else v.to(dev, non_blocking=True) for k, v in batch.items()}
+        slots_dim = None if batch["uniform_slots"] is None else 0
+        run = vmap(one, in_dims=(0, 0, 0, 0, 0, slots_dim), randomness="different")
+        with autocast(dev, train.amp), _math_attention() if learned_bias else contextlib.nullcontext(), \
+                warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*batching rule.*")
+            logits = run(params, buffers, batch["tokens"], batch["position_ids"], batch["key_padding"],
+                         batch["uniform_slots"])
+        targets = batch["targets"].flatten(1)
+        ce = F.cross_entropy(logits.float().flatten(0, 2), targets.flatten(), ignore_index=IGNORE_INDEX,
+                             reduction="none").view(K, -1)
+        per_seed = ce.sum(1) / (targets != IGNORE_INDEX).sum(1).clamp(min=1)
+        opt.zero_grad(set_to_none=True)
+        per_seed.sum().backward()
+        if train.grad_clip:
+            _clip_per_seed(list(params.values()), train.grad_clip)
+        opt.step()
+        window.append(per_seed.detach())
+        if len(window) == log_every or step == train.steps - 1:
+            mean = torch.stack(window).mean(0).tolist()
+            for k in range(K):
+                losses[k].append(float(mean[k]))
+            window = []
+    seconds = time.perf_counter() - t0
+    with torch.no_grad():
+        for k, model in enumerate(models):
+            for name, p in model.named_parameters():
+                p.copy_(params[name][k])
+            model.eval()
+    return [(m, TrainResult(train.steps, seconds, losses[k], log_every)) for k, m in enumerate(models)]
+
+
+def _clip_per_seed(params: list[torch.Tensor], max_norm: float) -> None:
+    """``clip_grad_norm_`` applied to each seed's slice separately (dimension 0 indexes the seed)."""
+    grads = [p.grad for p in params if p.grad is not None]
+    norms = torch.stack([g.float().pow(2).flatten(1).sum(1) for g in grads]).sum(0).sqrt()     # [K]
+    coef = (max_norm / (norms + 1e-6)).clamp(max=1.0)
+    for g in grads:
+        g.mul_(coef.view(-1, *[1] * (g.dim() - 1)).to(g.dtype))
+
+
+def benchmark(k: int = 4, steps: int = 30, batch_size: int | None = None, config: str = "flagship",
+              device: str | None = None) -> dict:
+    """Wall time of K sequential ``fit`` runs vs one :func:`fit_seeds` run (both include data sampling)."""
+    shape = SHAPES[config]
+    dev = pick_device(device)
+    train = TrainConfig(steps=steps, batch_size=batch_size or shape.cpu_batch_size, lr=1e-3,
+                        warmup_steps=max(1, steps // 10))
+    task, seeds = Task(shape.task), list(range(k))
+    fit_seeds(shape.model, task, replace(train, steps=2), seeds, device=dev)          # warm-up both paths
+    fit(init_models(shape.model, [0])[0].to(dev), task, replace(train, steps=2), progress=False)
+    t0, c0 = time.perf_counter(), time.process_time()
+    seq_loss = []
+    for seed in seeds:
+        model = init_models(shape.model, [seed])[0].to(dev)
+        seq_loss.append(fit(model, task, replace(train, seed=seed), progress=False, log_every=steps).losses[-1])
+    sequential, sequential_cpu = time.perf_counter() - t0, time.process_time() - c0
+    t0, c0 = time.perf_counter(), time.process_time()
+    results = fit_seeds(shape.model, task, train, seeds, device=dev, log_every=steps)
+    batched, batched_cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"config": config, "k": k, "steps": steps, "batch_size": train.batch_size, "device": str(dev),
+            "threads": torch.get_num_threads(), "sequential_s": sequential, "batched_s": batched,
+            "speedup": sequential / batched, "sequential_cpu_s": sequential_cpu, "batched_cpu_s": batched_cpu,
+            "speedup_cpu_time": sequential_cpu / batched_cpu, "sequential_final_loss": seq_loss,
+            "batched_final_loss": [r.losses[-1] for _, r in results]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """CLI: the speed-up of batched seeds over sequential fits."""
+    p = argparse.ArgumentParser(prog="python -m lengen_utils.multiseed", description=benchmark.__doc__)
+    p.add_argument("--k", type=int, default=4, help="seeds (default 4)")
+    p.add_argument("--steps", type=int, default=30, help="training steps of each run (default 30)")
+    p.add_argument("--batch-size", type=int, default=None, help="sequences per step (default: the shape's)")
+    p.add_argument("--config", default="flagship", choices=sorted(SHAPES), help="named shape (throughput.SHAPES)")
+    p.add_argument("--device", default=None, help="cpu or cuda (default: cuda if present)")
+    p.add_argument("--threads", type=int, default=None, help="CPU threads (default: LENGEN_THREADS or all cores)")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    if not 1 <= args.k <= 256 or not 1 <= args.steps <= 100_000 or (args.batch_size is not None and args.batch_size < 1):
+        print("multiseed: error: need 1 <= --k <= 256, 1 <= --steps <= 100000 and --batch-size >= 1", file=sys.stderr)
+        return 2
+    set_cpu_threads(args.threads)
+    r = benchmark(args.k, args.steps, args.batch_size, args.config, args.device)
+    if args.json:
+        print(json.dumps(r, indent=2))
+    else:
+        losses = ", ".join(f"{a:.3f}/{b:.3f}" for a, b in zip(r["sequential_final_loss"], r["batched_final_loss"]))
+        print(f"{r['k']} seeds of {r['config']}, {r['steps']} steps x batch {r['batch_size']}, {r['device']}, "
+              f"{r['threads']} thread(s)\n"
+              f"                        wall s   CPU s\n"
+              f"  sequential fit x {r['k']:<4} {r['sequential_s']:7.2f} {r['sequential_cpu_s']:7.2f}\n"
+              f"  batched fit_seeds     {r['batched_s']:7.2f} {r['batched_cpu_s']:7.2f}\n"
+              f"  speed-up              {r['speedup']:6.2f}x {r['speedup_cpu_time']:6.2f}x\n"
+              f"  final loss per seed (sequential/batched): {losses}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,264 @@
+"""Image figures: accuracy per digit, learned relative vectors, attention weights, Gram matrices.
+
+* :func:`per_digit_heatmap` -- accuracy per output digit and test length (Sabbaghi Table 1);
+* :func:`relative_vector_map` -- the learned vectors $p_{j-i}$ of every layer and their norms
+  (Sabbaghi Figure 11);
+* :func:`attention_heatmap` -- attention of one example, one panel per head;
+* :func:`attention_side_by_side` -- mean attention of several models (Cho Figure 7);
+* :func:`offset_attention_map` -- attention by relative offset (Sabbaghi Appendix E);
+* :func:`gram_heatmaps` -- learned coefficients ``A_ij`` (Sabbaghi Figure 16).
+
+None of them runs a model: the arrays come from :mod:`lengen_utils.interpret`. Axes longer than
+fit at :data:`~lengen_utils.plots.style.MIN_FONT` label every k-th cell (:func:`sparse_ticks`).
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from .style import FONT, MAX_WIDTH, MIN_FONT, PALETTE, math, sparse_ticks, thin_ticks
+
+
+def per_digit_heatmap(per_digit: Mapping[int, Mapping[int, float]], *, title: str | None = None,
+                      max_significance: int | None = None, annotate: bool | None = None, ax=None,
+                      digit_label: str = "output digit (1 = least significant)"):
+    """Accuracy per output digit: ``per_digit[length][significance] = accuracy`` (as stored by the
+    zoo's metrics). Rows are test lengths, columns output digits counted from the right (digit 1 is
+    the units digit, Sabbaghi's "1st digit" in Table 1). Significances above ``max_significance``
+    (the always-pad tail of a wide frame) are cut off."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    lengths = sorted(int(k) for k in per_digit)
+    if not lengths:
+        raise ValueError("per_digit_heatmap needs at least one length")
+    sigs = sorted({int(s) for k in per_digit for s in per_digit[k]})
+    if max_significance is not None:
+        sigs = [s for s in sigs if s <= max_significance]
+    grid = np.full((len(lengths), len(sigs)), np.nan)
+    for r, k in enumerate(lengths):
+        row = per_digit[k] if k in per_digit else per_digit[str(k)]
+        for c, s in enumerate(sigs):
+            v = row.get(s, row.get(str(s)))
+            if v is not None:
+                grid[r, c] = 100 * v
+    width = min(MAX_WIDTH, max(5.0, 0.42 * len(sigs) + 2.0))
+    cell = (width - 2.0) / max(1, len(sigs))
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(width, max(2.6, 0.38 * len(lengths) + 1.4)))
+    else:
+        fig = ax.figure
+    if annotate is None:
+        annotate = cell >= 0.3                      # "100" at 9 pt needs about 0.25 in
+    sns.heatmap(grid, ax=ax, vmin=0, vmax=100, cmap="rocket", annot=annotate, fmt=".0f",
+                annot_kws={"fontsize": MIN_FONT}, cbar_kws={"label": "accuracy (%)"},
+                xticklabels=False, yticklabels=False)
+    sparse_ticks(ax, "x", [str(s + 1) for s in sigs], cell * len(sigs), offset=0.5)
+    sparse_ticks(ax, "y", [str(k) for k in lengths], 0.38 * len(lengths), offset=0.5)
+    ax.set_xlabel(math(digit_label))
+    ax.set_ylabel("test length")
+    if title:
+        ax.set_title(math(title))
+    fig.tight_layout()
+    return fig
+
+
+def relative_vector_map(vectors: Sequence[np.ndarray], *, max_offset: int | None = None,
+                        marks: Mapping[str, int] | None = None, title: str | None = None, top: int = 3):
+    """Sabbaghi Figure 11: per layer, the relative vectors as an image (rows: offset j - i, columns:
+    vector elements), and below them the norm of each vector so the offsets that carry signal stand
+    out (the ``top`` largest in colour, listed under the panel). ``max_offset`` crops to
+    ``|j - i| <= max_offset``; ``marks`` labels offsets (``{"l+1": 26}``) above the norm panel."""
+    import matplotlib.pyplot as plt
+
+    n = len(vectors)
+    if n == 0:
+        raise ValueError("relative_vector_map needs the vectors of at least one layer")
+    K = (vectors[0].shape[0] - 1) // 2
+    M = K if max_offset is None else min(K, max_offset)
+    offsets = np.arange(-M, M + 1)
+    fig, axes = plt.subplots(2, n, figsize=(min(MAX_WIDTH, 4.0 * n + 1.2), 7.2), squeeze=False, layout="constrained",
+                             gridspec_kw={"height_ratios": [3, 1.5]})
+    vmax = max(float(np.abs(v[K - M:K + M + 1]).max()) for v in vectors) or 1.0
+    for layer, vec in enumerate(vectors):
+        crop = vec[K - M:K + M + 1]
+        ax = axes[0, layer]
+        im = ax.imshow(crop, aspect="auto", cmap="RdBu_r", vmin=-vmax, vmax=vmax,
+                       extent=(-0.5, crop.shape[1] - 0.5, M + 0.5, -M - 0.5))
+        ax.set_title(f"layer {layer + 1}", fontsize=FONT + 1)
+        ax.set_xlabel("vector element")
+        if layer == 0:
+            ax.set_ylabel("offset $j-i$")
+        ax.grid(False)
+        norms = np.linalg.norm(crop, axis=1)
+        largest = offsets[np.argsort(norms)[::-1][:top]]
+        colours = [PALETTE[9] if d in set(largest) else "0.45" for d in offsets]
+        ax2 = axes[1, layer]
+        ax2.bar(offsets, norms, width=0.9, color=colours)
+        ax2.set_ylim(0, norms.max() * 1.08 + 1e-9)
+        ax2.set_xlim(-M - 1, M + 1)
+        items = {}
+        for text, d in (marks or {}).items():
+            if -M <= d <= M:
+                ax.axhline(d, color=PALETTE[2], linewidth=1, linestyle=":")
+                ax2.axvline(d, color=PALETTE[2], linewidth=1, linestyle=":")
+                items[f"{text} = {d}" if str(d) not in text else text] = d
+        for text, d in sorted(items.items(), key=lambda kv: kv[1]):
+            ax2.text(d, 1.02, text, transform=ax2.get_xaxis_transform(), ha="center", va="bottom",
+                     fontsize=MIN_FONT + 1, color=PALETTE[2], clip_on=False)
+        listed = ", ".join(str(int(d)) for d in sorted(largest, key=lambda d: -norms[d + M]))
+        ax2.set_xlabel(f"offset $j-i$   (largest: {listed})")
+        if layer == 0:
+            ax2.set_ylabel(r"$\|p_{j-i}\|$")
+    fig.colorbar(im, ax=axes[0, :].tolist(), shrink=0.8, label="value")
+    if title:
+        fig.suptitle(math(title), fontweight="bold")
+    return fig
+
+
+def attention_heatmap(weights: np.ndarray, tokens: Sequence[str], *, heads: Sequence[int] | None = None,
+                      rows: Sequence[int] | None = None, title: str | None = None):
+    """Attention of one layer, ``weights[head, query, key]``, one panel per head (two per row), on one
+    colour scale 0..1; ``rows`` keeps only some query positions (e.g. the supervised ones). Short
+    sequences label every key with its token; longer ones (over 24 tokens) number the key positions,
+    and rows that would not fit at 10 pt are labelled every k-th."""
+    import matplotlib.pyplot as plt
+
+    weights = np.asarray(weights)
+    if weights.ndim == 2:
+        weights = weights[None]
+    heads = list(range(weights.shape[0])) if heads is None else list(heads)
+    rows = list(range(weights.shape[1])) if rows is None else list(rows)
+    ncols = min(2, len(heads))
+    nrows = -(-len(heads) // ncols)
+    panel_w = min(4.2, 0.22 * len(tokens) + 0.6)
+    panel_h = max(1.8, min(3.4, 0.19 * len(rows)))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(min(MAX_WIDTH, ncols * (panel_w + 1.3) + 1.0),
+                                                    nrows * (panel_h + 0.9) + 0.5), squeeze=False, layout="constrained")
+    ylabels = [f"{tokens[r]} @{r}" for r in rows]
+    long = len(tokens) > 24
+    for idx, h in enumerate(heads):
+        ax = axes[idx // ncols, idx % ncols]
+        im = ax.imshow(weights[h][rows], aspect="auto", cmap="magma", vmin=0, vmax=1)
+        if long:
+            ax.set_xticks(thin_ticks(range(len(tokens)), max_ticks=max(4, int(panel_w / 0.45))))
+            ax.set_xlabel("key position")
+        else:
+            sparse_ticks(ax, "x", list(tokens), panel_w)
+            ax.set_xlabel("key (token)")
+        sparse_ticks(ax, "y", ylabels, panel_h)
+        ax.set_title(f"head {h}", fontsize=FONT + 1)
+        ax.grid(False)
+        if idx % ncols == 0:
+            ax.set_ylabel("query (token @ position)")
+    for idx in range(len(heads), nrows * ncols):
+        axes[idx // ncols, idx % ncols].set_visible(False)
+    fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.6, label="attention weight")
+    if title:
+        fig.suptitle(math(title), fontweight="bold")
+    return fig
+
+
+def gram_heatmaps(matrices: Mapping[str, np.ndarray], *, block: int | None = None, title: str | None = None):
+    """Sabbaghi Figure 16: the learned attention coefficients ``A_ij`` (``p_i^T p_j`` for APE) as images,
+    one panel per model, on a shared symmetric colour scale; ``block`` outlines the trained block ``0..block-1``."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    n = len(matrices)
+    if n == 0:
+        raise ValueError("gram_heatmaps needs at least one matrix")
+    vmax = max(float(np.abs(m).max()) for m in matrices.values()) or 1.0
+    side = min(3.6, (MAX_WIDTH - 1.0) / n)
+    fig, axes = plt.subplots(1, n, figsize=(side * n + 1.0, side + 1.0), squeeze=False, layout="constrained")
+    for ax, (label, m) in zip(axes[0], matrices.items()):
+        im = ax.imshow(m, cmap="RdBu_r", vmin=-vmax, vmax=vmax)
+        if block:
+            ax.add_patch(Rectangle((-0.5, -0.5), block, block, fill=False, edgecolor="k", linewidth=1.2))
+        ax.set_title(math(label), fontsize=FONT)
+        ax.set_xlabel("$j$")
+        ax.set_ylabel("$i$")
+        ax.grid(False)
+    fig.colorbar(im, ax=axes[0].tolist(), shrink=0.8)
+    if title:
+        fig.suptitle(math(title), fontweight="bold")
+    return fig
+
+
+def attention_side_by_side(panels: Mapping[str, np.ndarray], labels: Sequence[str], *, rows: Sequence[int] | None = None,
+                           clip: float = 0.01, title: str | None = None):
+    """Cho Figure 7: attention ``[heads, T, T]`` of several models on the same tokens, one row of panels
+    per model, one column per head. Weights below ``clip`` are shown as 0 (the paper clips at 0.01);
+    ``rows`` keeps some query positions (e.g. from ``=`` on: the positions that produce the answer)."""
+    import matplotlib.pyplot as plt
+
+    if not panels:
+        raise ValueError("attention_side_by_side needs at least one model")
+    n_heads = max(np.asarray(w).shape[0] for w in panels.values())
+    T = len(labels)
+    rows = list(range(T)) if rows is None else list(rows)
+    panel_w = min(0.2 * T + 0.4, (MAX_WIDTH - 1.6) / n_heads)
+    panel_h = max(1.6, 0.2 * len(rows) + 0.2)
+    fig, axes = plt.subplots(len(panels), n_heads, figsize=(panel_w * n_heads + 1.6, (panel_h + 1.0) * len(panels) + 0.5),
+                             squeeze=False, layout="constrained")
+    for r, (name, w) in enumerate(panels.items()):
+        w = np.asarray(w)
+        for h in range(n_heads):
+            ax = axes[r, h]
+            ax.grid(False)
+            if h >= w.shape[0]:
+                ax.axis("off")
+                continue
+            shown = np.where(w[h][rows] < clip, 0.0, w[h][rows])
+            ax.imshow(shown, aspect="auto", cmap="Blues", vmin=0, vmax=1)
+            sparse_ticks(ax, "x", list(labels), panel_w - 0.3, rotation=90, fontsize=MIN_FONT)
+            sparse_ticks(ax, "y", [labels[i] for i in rows], panel_h - 0.2, fontsize=MIN_FONT)
+            ax.set_title(f"{name}: head {h}", fontsize=FONT)
+            if h == 0:
+                ax.set_ylabel("query")
+    if title:
+        fig.suptitle(math(title), fontweight="bold")
+    return fig
+
+
+def offset_attention_map(offset_attention, layer: int = 0, *, max_offset: int | None = None,
+                         marks: Sequence[int] | None = None, title: str | None = None):
+    """Sabbaghi Appendix E: for one layer, per head, the attention from each answer digit (rows:
+    significance k) to the keys at each relative offset (columns, the paper's right-to-left convention).
+    A fixed relative map shows up as vertical stripes: the same offsets for every k. ``marks`` outlines
+    offsets (e.g. ``interpret.sigma_rel``); ``max_offset`` crops to ``|offset| <= max_offset``."""
+    import matplotlib.pyplot as plt
+
+    w = offset_attention.weights[layer]
+    offsets = np.asarray(offset_attention.offsets)
+    keep = np.ones(len(offsets), bool) if max_offset is None else np.abs(offsets) <= max_offset
+    offs = offsets[keep]
+    H = w.shape[0]
+    fig, axes = plt.subplots(2, H, figsize=(min(MAX_WIDTH, 3.8 * H + 0.8), 5.6), squeeze=False,
+                             gridspec_kw={"height_ratios": [3, 1.3]}, layout="constrained")
+    for h in range(H):
+        ax = axes[0, h]
+        ax.imshow(w[h][:, keep], aspect="auto", cmap="Blues", vmin=0, vmax=1,
+                  extent=(offs[0] - 0.5, offs[-1] + 0.5, w.shape[1] - 0.5, -0.5))
+        ax.set_title(f"layer {layer + 1}, head {h}", fontsize=FONT)
+        ax.set_xlabel("offset (right to left)")
+        if h == 0:
+            ax.set_ylabel("answer digit $k$")
+        ax.grid(False)
+        prof = w[h][:, keep].mean(0)
+        axes[1, h].bar(offs, prof, width=0.9, color="0.35")
+        for m in marks or ():
+            if offs[0] <= m <= offs[-1]:
+                axes[1, h].axvline(m, color=PALETTE[9], linewidth=0.8, linestyle=":")
+        axes[1, h].set_ylim(0, 1)
+        axes[1, h].set_xlabel("offset")
+        if h == 0:
+            axes[1, h].set_ylabel("mean attention")
+    if title:
+        fig.suptitle(math(title), fontweight="bold")
+    return fig
+
+
+__all__ = ["per_digit_heatmap", "relative_vector_map", "attention_heatmap", "gram_heatmaps",
+           "attention_side_by_side", "offset_attention_map"]

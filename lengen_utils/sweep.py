@@ -1,0 +1,327 @@
+"""Configs x seeds as Ray tasks: ``python -m lengen_utils.sweep --entry NAME --seeds 0,1,2``.
+
+Each run (a config and a seed, or with ``--group-seeds`` a config and all its seeds trained as one batched
+model by :func:`lengen_utils.multiseed.fit_seeds`) is one task. Ray runs them on this machine
+(``ray.init()``) or on an existing cluster (``--address``); ``--executor local`` runs them one after
+another in this process, with the same expansion and the same results. Every finished run appends one
+JSON line per seed to ``--out``: name, config, seed, device, exact match per length, training seconds.
+:func:`read_results` and :func:`summary` turn that file into the median-over-seeds curves of the papers'
+multi-seed figures. Ray is an optional extra: ``pip install -e .[sweep]``.
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import platform
+import statistics
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import torch
+
+from . import __version__, zoo
+from .device import pick_device, set_cpu_threads
+from .evaluate import evaluate_lengths
+from .model import ModelConfig, Transformer
+from .multiseed import fit_seeds
+from .tasks import Task, TaskConfig
+from .train import TrainConfig, fit
+
+SECTIONS = {"task": TaskConfig, "model": ModelConfig, "train": TrainConfig}
+
+
+class SweepError(ValueError):
+    """A sweep that cannot be expanded or run (bad config file, override, seed list, missing Ray)."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One task of a sweep: a config and its seeds (one seed, or a group trained as one batched model)."""
+
+    name: str
+    task: TaskConfig
+    model: ModelConfig
+    train: TrainConfig
+    eval_lengths: tuple[int, ...]
+    eval_n: int
+    seeds: tuple[int, ...]
+
+
+def load_config(path: str | Path) -> list[dict]:
+    """Base configs from a JSON file: one object, a list of them, or ``{"runs": [...]}``; each object has
+    ``task``, ``model``, ``train`` sections (config fields), ``eval_lengths``, ``eval_n`` and a ``name``."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise SweepError(f"cannot read sweep config {path}: {exc}") from exc
+    runs = data["runs"] if isinstance(data, dict) and "runs" in data else data
+    runs = runs if isinstance(runs, list) else [runs]
+    for i, run in enumerate(runs):
+        if not isinstance(run, dict) or "eval_lengths" not in run:
+            raise SweepError(f"{path}: run {i} must be an object with task/model/train sections and eval_lengths")
+        run.setdefault("name", f"{Path(path).stem}-{i}" if len(runs) > 1 else Path(path).stem)
+    return runs
+
+
+def from_entry(name: str) -> dict:
+    """The base config of a zoo entry."""
+    try:
+        e = zoo.entry(name)
+    except KeyError as exc:
+        raise SweepError(str(exc)) from exc
+    return {"name": e.name, "task": e.task.to_dict(), "model": e.model.to_dict(), "train": e.train.to_dict(),
+            "eval_lengths": list(e.eval_lengths), "eval_n": e.eval_n}
+
+
+def _value(text: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def apply_override(base: dict, item: str) -> dict:
+    """``section.field=value`` (value read as JSON, else a string), or ``eval_n=`` / ``eval_lengths=``."""
+    key, sep, text = item.partition("=")
+    section, dot, field = key.partition(".")
+    out = {k: dict(v) if isinstance(v, dict) else v for k, v in base.items()}
+    if sep and not dot and key in ("eval_n", "eval_lengths"):
+        out[key] = _value(text)
+        return out
+    if not sep or not dot or section not in SECTIONS:
+        raise SweepError(f"bad override {item!r}; write e.g. train.lr=0.003, model.d_model=128 or eval_n=200")
+    known = SECTIONS[section]().to_dict()
+    if field not in known:
+        raise SweepError(f"{section} has no field {field!r}; fields: {', '.join(sorted(known))}")
+    out.setdefault(section, {})[field] = _value(text)
+    return out
+
+
+def parse_seeds(text: str) -> tuple[int, ...]:
+    """``0,1,2`` or ``0-4`` (inclusive) or a mix: ``0-2,7``."""
+    seeds: list[int] = []
+    try:
+        for part in filter(None, text.split(",")):
+            lo, dash, hi = part.strip().partition("-")
+            seeds += list(range(int(lo), int(hi) + 1)) if dash else [int(lo)]
+    except ValueError:
+        raise SweepError(f"bad seed list {text!r}; write e.g. 0,1,2 or 0-9") from None
+    if not seeds or len(set(seeds)) != len(seeds) or min(seeds) < 0:
+        raise SweepError(f"seed list {text!r} must name distinct non-negative seeds")
+    return tuple(seeds)
+
+
+def _spec(base: dict, seeds: tuple[int, ...]) -> RunSpec:
+    try:
+        train = TrainConfig.from_dict({**base.get("train", {}), "seed": seeds[0]})
+        lengths = tuple(int(x) for x in base["eval_lengths"])
+        spec = RunSpec(str(base["name"]), TaskConfig.from_dict(base.get("task", {})),
+                       ModelConfig.from_dict(base.get("model", {})), train, lengths, int(base.get("eval_n", 500)), seeds)
+    except (TypeError, ValueError) as exc:
+        raise SweepError(f"config {base.get('name')!r}: {exc}") from exc
+    if not lengths or min(lengths) < 1 or spec.eval_n < 1 or train.steps < 1:
+        raise SweepError(f"config {spec.name!r}: eval_lengths, eval_n and train.steps must be positive")
+    return spec
+
+
+def expand(bases: Iterable[dict], seeds: tuple[int, ...], sets: Iterable[str] = (), grid: Iterable[str] = (),
+           group_seeds: bool = False) -> list[RunSpec]:
+    """Every base config x every grid point (``key=v1,v2``) x every seed (or one group of all seeds)."""
+    axes = []
+    for item in grid:
+        key, sep, values = item.partition("=")
+        if not sep or not values:
+            raise SweepError(f"bad grid {item!r}; write e.g. train.lr=0.001,0.003")
+        axes.append([f"{key}={v}" for v in values.split(",")])
+    specs = []
+    for base in bases:
+        for item in sets:
+            base = apply_override(base, item)
+        for point in itertools.product(*axes):
+            cfg = base
+            for item in point:
+                cfg = apply_override(cfg, item)
+            if point:
+                cfg = {**cfg, "name": f"{base['name']}[{','.join(point)}]"}
+            groups = [seeds] if group_seeds else [(s,) for s in seeds]
+            specs += [_spec(cfg, group) for group in groups]
+    return specs
+
+
+def run_spec(spec: RunSpec, device: str | None = None, threads: int | None = None) -> list[dict]:
+    """Train and evaluate one task (on whatever device is present); one record per seed."""
+    if threads:
+        set_cpu_threads(threads)
+    dev = pick_device(device)
+    task = Task(spec.task)
+    if len(spec.seeds) == 1:
+        torch.manual_seed(spec.seeds[0])
+        model = Transformer(spec.model).to(dev)
+        trained = [(model, fit(model, task, spec.train, progress=False))]
+    else:
+        trained = fit_seeds(spec.model, task, spec.train, spec.seeds, device=dev)
+    records = []
+    for seed, (model, result) in zip(spec.seeds, trained):
+        t0 = time.perf_counter()
+        res = evaluate_lengths(model, task, spec.eval_lengths, n=spec.eval_n)
+        records.append({
+            "name": spec.name, "seed": seed, "device": str(dev),
+            "device_name": torch.cuda.get_device_name(dev) if dev.type == "cuda" else platform.processor() or "cpu",
+            "config": {"task": spec.task.to_dict(), "model": spec.model.to_dict(),
+                       "train": replace(spec.train, seed=seed).to_dict()},
+            "metrics": {"exact_match": {str(k): r.exact_match for k, r in res.items()}, "eval_n": spec.eval_n,
+                        "final_loss": result.losses[-1] if result.losses else None},
+            "train_seconds": result.seconds, "eval_seconds": time.perf_counter() - t0,
+            "batched_seeds": len(spec.seeds), "threads": torch.get_num_threads(), "host": platform.node(),
+            "torch": torch.__version__, "lengen_utils": __version__,
+            "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+    return records
+
+
+def run_local(specs: list[RunSpec], device: str | None = None, threads: int | None = None) -> Iterator[dict]:
+    """The fallback executor: every task in this process, one after another."""
+    for spec in specs:
+        yield from run_spec(spec, device, threads)
+
+
+def run_ray(specs: list[RunSpec], address: str | None = None, num_cpus: int | None = None, cpus_per_task: float = 1,
+            gpus_per_task: float = 0, device: str | None = None, threads: int | None = None) -> Iterator[dict]:
+    """Every task as a Ray task, on this machine (``ray.init()``) or the cluster at ``address``;
+    records come back as tasks finish."""
+    try:
+        import ray
+    except ImportError as exc:
+        raise SweepError("Ray is not installed: pip install -e .[sweep] (or run with --executor local)") from exc
+    started = not ray.is_initialized()
+    if started and address:
+        ray.init(address=address, log_to_driver=False)
+    elif started:
+        _start_local_ray(ray, num_cpus)
+    try:
+        remote = ray.remote(num_cpus=cpus_per_task, num_gpus=gpus_per_task)(run_spec)
+        pending = [remote.remote(spec, device, threads or max(1, int(cpus_per_task))) for spec in specs]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield from ray.get(done[0])
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _start_local_ray(ray, num_cpus: int | None, attempts: int = 2) -> None:
+    """``ray.init()`` on this machine; a busy machine can miss Ray's fixed 30 s start-up window, so
+    the node's agent gets 2 minutes and a failed start is retried once."""
+    for attempt in range(attempts):
+        try:
+            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
+                     _system_config={"agent_register_timeout_ms": 120_000})
+            return
+        except Exception:  # Ray raises a bare Exception when its node starts too slowly
+            ray.shutdown()
+            if attempt == attempts - 1:
+                raise
+
+
+def read_results(path: str | Path) -> list[dict]:
+    """The records of a results file (one JSON object per line)."""
+    return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+
+
+def summary(records: Iterable[dict]) -> dict[str, dict[int, tuple[float, float, float, int]]]:
+    """``{name: {length: (median, min, max, seeds)}}`` of exact match over the seeds of each config."""
+    by: dict[str, dict[int, list[float]]] = {}
+    for r in records:
+        for length, em in r["metrics"]["exact_match"].items():
+            by.setdefault(r["name"], {}).setdefault(int(length), []).append(em)
+    return {name: {k: (statistics.median(v), min(v), max(v), len(v)) for k, v in sorted(lengths.items())}
+            for name, lengths in by.items()}
+
+
+def format_summary(records: Iterable[dict]) -> str:
+    lines = []
+    for name, lengths in summary(records).items():
+        cells = "  ".join(f"{k}: {100 * med:5.1f} [{100 * lo:.0f}-{100 * hi:.0f}]" for k, (med, lo, hi, _) in lengths.items())
+        n = next(iter(lengths.values()))[3]
+        lines.append(f"{name} ({n} seed{'s' if n > 1 else ''}), median EM % [min-max] by length:  {cells}")
+    return "\n".join(lines)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise SweepError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m lengen_utils.sweep", description=__doc__.split("\n")[0])
+    p.add_argument("--config", action="append", default=[], metavar="FILE", help="JSON sweep config (repeatable)")
+    p.add_argument("--entry", action="append", default=[], metavar="NAME", help="zoo entry as base config (repeatable)")
+    p.add_argument("--seeds", default="0", help="seeds, e.g. 0,1,2 or 0-9 (default 0)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override, e.g. train.steps=500")
+    p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2", help="sweep a field over values")
+    p.add_argument("--group-seeds", action="store_true", help="train each config's seeds as one batched model")
+    p.add_argument("--executor", choices=("auto", "ray", "local"), default="auto",
+                   help="ray, local (this process), or auto: ray when installed (default)")
+    p.add_argument("--address", default=None, help="an existing Ray cluster (default: start one on this machine)")
+    p.add_argument("--num-cpus", type=int, default=None, help="CPUs of the local Ray instance (default: all)")
+    p.add_argument("--cpus-per-task", type=float, default=1)
+    p.add_argument("--gpus-per-task", type=float, default=0)
+    p.add_argument("--device", default=None, help="cpu or cuda in each task (default: cuda if present)")
+    p.add_argument("--threads", type=int, default=None, help="torch threads per task (default: cpus-per-task)")
+    p.add_argument("--out", default="sweep-results.jsonl", help="results file, appended (default sweep-results.jsonl)")
+    p.add_argument("--dry-run", action="store_true", help="print the expanded tasks and stop")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """CLI entry point; returns the exit status (2: bad arguments or config)."""
+    try:
+        args = build_parser().parse_args(argv)
+        if not args.config and not args.entry:
+            raise SweepError("name at least one --config FILE or --entry NAME")
+        if args.cpus_per_task <= 0 or args.gpus_per_task < 0 or (args.num_cpus is not None and args.num_cpus < 1):
+            raise SweepError("--cpus-per-task must be > 0, --gpus-per-task >= 0 and --num-cpus >= 1")
+        bases = [c for f in args.config for c in load_config(f)] + [from_entry(n) for n in args.entry]
+        specs = expand(bases, parse_seeds(args.seeds), args.set, args.grid, args.group_seeds)
+        executor = args.executor
+        if executor == "auto":
+            try:
+                import ray  # noqa: F401
+                executor = "ray"
+            except ImportError:
+                executor = "local"
+                print("sweep: Ray is not installed (pip install -e .[sweep]); running tasks one by one here",
+                      file=sys.stderr)
+        if executor == "local" and args.address:
+            raise SweepError("--address needs the ray executor")
+    except SweepError as exc:
+        print(f"sweep: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"sweep: {len(specs)} task(s), {sum(len(s.seeds) for s in specs)} model(s), executor {executor}")
+    if args.dry_run:
+        for s in specs:
+            print(f"  {s.name} seeds {','.join(map(str, s.seeds))}: {s.train.steps} steps x {s.train.batch_size}")
+        return 0
+    stream = (run_local(specs, args.device, args.threads) if executor == "local" else
+              run_ray(specs, args.address, args.num_cpus, args.cpus_per_task, args.gpus_per_task, args.device,
+                      args.threads))
+    records = []
+    try:
+        with open(args.out, "a") as out:
+            for rec in stream:
+                out.write(json.dumps(rec) + "\n")
+                out.flush()
+                records.append(rec)
+                print(f"  done {rec['name']} seed {rec['seed']} on {rec['device']}: {rec['train_seconds']:.1f} s")
+    except SweepError as exc:
+        print(f"sweep: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"sweep: {len(records)} record(s) appended to {args.out}\n{format_summary(records)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,251 @@
+"""Training and decoding throughput of named model shapes: ``python -m lengen_utils.throughput``.
+
+Runs a few training steps (AdamW, cross-entropy, gradient clipping, bf16 autocast on CUDA, as
+:func:`lengen_utils.train.fit` does) on batches drawn beforehand, then greedy decoding, on whatever
+device is present, and prints tokens per second and achieved FLOP/s (``--json`` for a machine).
+
+FLOPs are counted analytically from the config, matrix multiplies only (norms, softmax, GELU, the
+optimizer and the embedding lookups are left out), on the padded batch the hardware really computes:
+
+* ``N = n_layers * (4 d^2 + 2 d d_ff) + d * vocab``: the weights that multiply activations (q, k, v and
+  output projections, the MLP, the read-out);
+* forward = ``2 N B T`` + per layer ``4 B T^2 d`` (``Q K^T`` and ``A V``, 2 T^2 d each; the full
+  ``T x T`` product, which is what SDPA computes even under a causal mask) + for RPE/UPE
+  ``2 B T (2K+1) d`` (queries against the relative key table);
+* training = 3 x forward (the backward pass costs twice the forward): ``6 N B T + 12 L B T^2 d + ...``.
+
+Decoding throughput is answer tokens produced per second by :func:`evaluate_lengths` with
+``greedy=True`` (an encoder predicts its answer in one pass), including batching and scoring.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from .constants import IGNORE_INDEX
+from .device import autocast, pick_device, set_cpu_threads
+from .evaluate import evaluate_lengths
+from .model import ModelConfig, Transformer
+from .tasks import Task, TaskConfig
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A named model + data shape to measure; batch sizes count training sequences."""
+
+    name: str
+    description: str
+    model: ModelConfig
+    task: TaskConfig
+    batch_size: int            # the recipe's batch (used on a GPU)
+    cpu_batch_size: int        # a batch that keeps a CPU run to seconds
+    decode_length: int         # operand length of the decoding measurement
+    decode_n: int
+    cpu_decode_n: int
+
+
+SHAPES: dict[str, Shape] = {s.name: s for s in (
+    Shape("flagship", "the CPU flagship: coupled decoder + relative bias, 1 layer d 64, 4 problems packed per "
+          "sequence, 1-10 digits",
+          ModelConfig(d_model=64, n_layers=1, n_heads=4, d_ff=256, encoding="learned", max_positions=65,
+                      relative_bias=True, relative_bias_max_distance=8, relative_bias_scale=20.0),
+          TaskConfig(op="+", format="cho", positions="coupled", sampler="balanced", max_digits=10,
+                     max_position=64, pack=4),
+          batch_size=32, cpu_batch_size=32, decode_length=10, decode_n=1000, cpu_decode_n=500),
+    Shape("cho-1to30", "Cho et al. Section 4 / App. A: coupled decoder, 1 layer d 512, 4 heads, d_ff 2048, "
+          "1-30 digit operands, max_pos 202",
+          ModelConfig(d_model=512, n_layers=1, n_heads=4, d_ff=2048, encoding="learned", max_positions=203),
+          TaskConfig(op="+", format="cho", positions="coupled", sampler="balanced", max_digits=30,
+                     max_position=202),
+          batch_size=1000, cpu_batch_size=16, decode_length=30, decode_n=1000, cpu_decode_n=32),
+    Shape("sabbaghi-rpe-l50", "Sabbaghi A2 frame: RPE encoder (the course's 2 layers, d 64) on <= 5 digits in a "
+          "frame l = 50",
+          ModelConfig(d_model=64, n_layers=2, n_heads=4, d_ff=128, causal=False, encoding="rpe",
+                      rpe_max_distance=101, max_positions=103),
+          TaskConfig(op="+", format="sabbaghi", positions="consecutive", sampler="balanced", max_digits=5,
+                     frame_width=50, random_start=False, max_position=102, eval_sampler="uniform"),
+          batch_size=64, cpu_batch_size=64, decode_length=50, decode_n=1000, cpu_decode_n=200),
+)}
+
+
+def matmul_params(cfg: ModelConfig) -> int:
+    """``N``: weights that multiply activations (projections, MLP, read-out), biases excluded."""
+    d = cfg.d_model
+    return cfg.n_layers * (4 * d * d + 2 * d * cfg.d_ff) + d * cfg.vocab_size
+
+
+def forward_flops(cfg: ModelConfig, batch: int, seq_len: int) -> float:
+    """Matrix-multiply FLOPs of one forward pass over a ``[batch, seq_len]`` padded batch."""
+    d, T = cfg.d_model, seq_len
+    flops = 2.0 * matmul_params(cfg) * batch * T + cfg.n_layers * 4.0 * batch * T * T * d
+    if cfg.encoding in ("rpe", "upe"):
+        flops += cfg.n_layers * 2.0 * batch * T * (2 * cfg.rpe_max_distance + 1) * d
+    return flops
+
+
+def train_flops(cfg: ModelConfig, batch: int, seq_len: int) -> float:
+    """Forward + backward = 3 x forward."""
+    return 3.0 * forward_flops(cfg, batch, seq_len)
+
+
+def _sync(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+def measure_training(shape: Shape, steps: int, batch_size: int, device: torch.device, warmup: int = 3,
+                     seed: int = 0) -> dict:
+    """Time ``steps`` optimizer steps after ``warmup`` untimed ones; batches are drawn (and timed) first."""
+    task = Task(shape.task)
+    rng = np.random.default_rng(seed)
+    t0 = time.perf_counter()
+    batches = [task.train_batch(rng, batch_size) for _ in range(warmup + steps)]
+    data_s = (time.perf_counter() - t0) / len(batches)
+    batches = [b.to(device) for b in batches]
+    torch.manual_seed(seed)
+    model = Transformer(shape.model).to(device).train()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, betas=(0.9, 0.98))
+    losses = []
+    for i, batch in enumerate(batches):
+        if i == warmup:
+            _sync(device)
+            t0 = time.perf_counter()
+        with autocast(device):
+            logits = model(**batch.model_inputs())
+        loss = F.cross_entropy(logits.float().flatten(0, 1), batch.targets.flatten(), ignore_index=IGNORE_INDEX)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        losses.append(loss.detach())
+    _sync(device)
+    seconds = time.perf_counter() - t0
+    timed = batches[warmup:]
+    padded = sum(b.tokens.numel() for b in timed)
+    real = sum(int(b.key_padding.sum()) for b in timed)
+    flops = sum(train_flops(shape.model, *b.tokens.shape) for b in timed)
+    return {"steps": steps, "batch_size": batch_size, "seconds": seconds, "steps_per_s": steps / seconds,
+            "mean_seq_len": padded / (steps * batch_size), "tokens_per_s": real / seconds,
+            "padded_tokens_per_s": padded / seconds, "flops_per_step": flops / steps, "flop_per_s": flops / seconds,
+            "data_ms_per_step": 1000 * data_s, "final_loss": float(losses[-1])}
+
+
+def measure_decoding(shape: Shape, n: int, device: torch.device, seed: int = 0) -> dict:
+    """Greedy decoding of ``n`` fixed problems at ``shape.decode_length`` digits (untrained weights:
+    the number of decoding steps does not depend on what the model predicts)."""
+    task = Task(shape.task)
+    torch.manual_seed(seed)
+    model = Transformer(shape.model).to(device).eval()
+    problems = task.eval_problems(shape.decode_length, n)
+    answer_tokens = int((task.batch(problems).targets != IGNORE_INDEX).sum())
+    evaluate_lengths(model, task, [shape.decode_length], n=min(n, 8), greedy=True)   # warm-up
+    _sync(device)
+    t0 = time.perf_counter()
+    evaluate_lengths(model, task, [shape.decode_length], n=n, greedy=True)
+    _sync(device)
+    seconds = time.perf_counter() - t0
+    return {"length": shape.decode_length, "problems": n, "answer_tokens": answer_tokens, "seconds": seconds,
+            "tokens_per_s": answer_tokens / seconds, "problems_per_s": n / seconds,
+            "mode": "greedy" if shape.model.causal else "one pass (encoder)"}
+
+
+def run(config: str = "flagship", steps: int = 20, batch_size: int | None = None, device: str | None = None,
+        decode_n: int | None = None, warmup: int = 3) -> dict:
+    """Measure one named shape; returns the JSON-ready record."""
+    shape = SHAPES[config]
+    dev = pick_device(device)
+    on_gpu = dev.type == "cuda"
+    batch = batch_size or (shape.batch_size if on_gpu else shape.cpu_batch_size)
+    n = shape.decode_n if decode_n is None and on_gpu else shape.cpu_decode_n if decode_n is None else decode_n
+    record = {"config": shape.name, "description": shape.description, "device": str(dev),
+              "device_name": torch.cuda.get_device_name(dev) if on_gpu else "cpu",
+              "threads": torch.get_num_threads(), "torch": torch.__version__,
+              "params": sum(p.numel() for p in Transformer(shape.model).parameters()),
+              "matmul_params": matmul_params(shape.model), "model": shape.model.to_dict(),
+              "task": shape.task.to_dict(), "train": measure_training(shape, steps, batch, dev, warmup)}
+    record["decode"] = measure_decoding(shape, n, dev) if n > 0 else None
+    return record
+
+
+def format_table(rec: dict) -> str:
+    """The record as an aligned two-column table."""
+    t, m = rec["train"], rec["model"]
+    rows = [("config", f"{rec['config']} ({m['n_layers']} layer{'s' if m['n_layers'] > 1 else ''}, d {m['d_model']}, {m['n_heads']} heads, "
+                       f"d_ff {m['d_ff']}, {'decoder' if m['causal'] else 'encoder'}, {m['encoding']})"),
+            ("params", f"{rec['params']:,} ({rec['matmul_params']:,} in matmuls)"),
+            ("device", f"{rec['device_name']} ({rec['device']}), {rec['threads']} CPU thread(s), torch {rec['torch']}"),
+            ("train batch", f"{t['batch_size']} sequences x {t['mean_seq_len']:.0f} tokens (padded), {t['steps']} timed steps"),
+            ("train steps/s", f"{t['steps_per_s']:.2f}"),
+            ("train tokens/s", f"{t['tokens_per_s']:,.0f} real, {t['padded_tokens_per_s']:,.0f} padded"),
+            ("train FLOP/s", f"{t['flop_per_s'] / 1e9:,.2f} GFLOP/s ({t['flops_per_step'] / 1e9:,.3f} GFLOP per step)"),
+            ("data (not timed)", f"{t['data_ms_per_step']:.1f} ms per batch to sample and encode")]
+    d = rec.get("decode")
+    if d:
+        rows += [("decode", f"{d['problems']} problems at {d['length']} digits, {d['mode']}, {d['seconds']:.2f} s"),
+                 ("decode tokens/s", f"{d['tokens_per_s']:,.0f} ({d['problems_per_s']:,.1f} problems/s)")]
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+
+
+class _ArgError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2 (raised to main)
+        raise _ArgError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m lengen_utils.throughput", description=__doc__.split("\n")[0])
+    p.add_argument("--config", default="flagship", help=f"named shape: {', '.join(SHAPES)}")
+    p.add_argument("--steps", type=int, default=20, help="timed training steps (default 20)")
+    p.add_argument("--warmup", type=int, default=3, help="untimed steps first (default 3)")
+    p.add_argument("--batch-size", type=int, default=None, help="training sequences per step (default: the shape's)")
+    p.add_argument("--decode-n", type=int, default=None, help="problems to decode; 0 skips decoding")
+    p.add_argument("--device", default=None, help="cpu or cuda (default: cuda if present)")
+    p.add_argument("--threads", type=int, default=None, help="CPU threads (default: LENGEN_THREADS or all cores)")
+    p.add_argument("--json", action="store_true", help="print the record as JSON instead of a table")
+    return p
+
+
+def _validate(args: argparse.Namespace) -> str | None:
+    if args.config not in SHAPES:
+        return f"unknown config {args.config!r}; choose one of {', '.join(SHAPES)}"
+    for name, low, high in (("steps", 1, 100_000), ("warmup", 0, 10_000), ("batch_size", 1, 65_536),
+                            ("decode_n", 0, 1_000_000), ("threads", 1, 1024)):
+        value = getattr(args, name)
+        if value is not None and not low <= value <= high:
+            return f"--{name.replace('_', '-')} must be in {low}..{high}, got {value}"
+    if args.device is not None and args.device.split(":")[0] not in ("cpu", "cuda", "mps"):
+        return f"unknown device {args.device!r}; choose cpu or cuda"
+    if args.device and args.device.startswith("cuda") and not torch.cuda.is_available():
+        return f"device {args.device!r} was requested but CUDA is not available on this machine"
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """CLI entry point (also ``python -m lengen_utils.bench throughput``); returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        problem = _validate(args)
+    except _ArgError as exc:
+        problem = str(exc)
+    if problem:
+        print(f"throughput: error: {problem}", file=sys.stderr)
+        return 2
+    set_cpu_threads(args.threads)
+    rec = run(args.config, args.steps, args.batch_size, args.device, args.decode_n, args.warmup)
+    print(json.dumps(rec, indent=2) if args.json else format_table(rec))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,26 @@
+"""The course's interactive widgets (the ipywidgets 7.7 API, so they also run on Colab; tested on 8).
+
+* :class:`FormatExplorer` -- type two operands, pick an operation, a format and a position-ID
+  scheme, and see the tokens, the position IDs and the supervised positions.
+* :class:`TrainedLengthExplorer` -- a slider over the trained length that redraws accuracy against
+  test length from cached zoo results (instant), and a button that retrains the chosen setting live
+  on this machine (never writes ``assets/``). The button states the expected time up front, from the
+  entry's recorded training time and this machine's threads and load (:func:`expected_seconds`),
+  and shows elapsed and remaining time with its progress bar.
+
+Both take their data as arguments and keep what they last showed in plain attributes
+(``html.value``, ``status.value``, ``last_figure``, ``last_curves``), so they are tested without a
+browser. Only expected input errors (:class:`ProblemError`, :class:`FormatError`,
+:class:`PositionRangeError`) are caught and shown as a message; any other exception in a callback
+propagates, so a broken widget fails the notebook test instead of failing silently. Bad arguments
+from code (an unknown format, a frame width outside the slider, a trained length with no entry) raise
+at once with a message that names the valid choices; nothing is clamped or guessed.
+"""
+from __future__ import annotations
+
+from .common import USER_ERRORS, error_html
+from .format_explorer import SCHEME_CHOICES, FormatExplorer, example_html, scheme_ids
+from .length_explorer import TrainedLengthExplorer, expected_note, expected_seconds, retrain_entry
+
+__all__ = ["FormatExplorer", "TrainedLengthExplorer", "SCHEME_CHOICES", "USER_ERRORS", "scheme_ids",
+           "example_html", "error_html", "retrain_entry", "expected_seconds", "expected_note"]

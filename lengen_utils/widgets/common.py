@@ -1,0 +1,37 @@
+"""What both widgets share: the ipywidgets import (7.7 and 8), hover texts, durations, error messages."""
+from __future__ import annotations
+
+import html as _html
+
+from ..formats import FormatError
+from ..positions import PositionRangeError
+from ..problems import ProblemError
+
+USER_ERRORS = (ProblemError, FormatError, PositionRangeError)
+
+
+def _widgets():
+    import ipywidgets
+
+    return ipywidgets
+
+
+def _tip(widget, text: str):
+    """Set a hover text on ipywidgets 7 (``description_tooltip``; ``tooltip`` on buttons) and 8 (``tooltip``)."""
+    if widget.has_trait("tooltip"):
+        widget.tooltip = text
+    elif widget.has_trait("description_tooltip"):
+        widget.description_tooltip = text
+    return widget
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 60}:{seconds % 60:02d}" if seconds >= 60 else f"{seconds} s"
+
+
+def error_html(message: str) -> str:
+    return f"<div style='color:#b00020;font-weight:bold'>&#9888; {_html.escape(message)}</div>"
+
+
+__all__ = ["USER_ERRORS", "error_html"]

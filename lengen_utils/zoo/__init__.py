@@ -1,0 +1,38 @@
+"""The model zoo: named, reproducible training runs cached in ``assets/``.
+
+A zoo entry (:class:`ZooEntry`) is a name, a :class:`TaskConfig`, a :class:`ModelConfig`, a
+:class:`TrainConfig` (whose seed also seeds the initialisation) and the lengths to evaluate; the
+catalog (:mod:`.catalog`) lists them all, the flagship models of ``bench`` included
+(``flagship-coupled``, ``flagship-ape``). From a shell::
+
+    python -m lengen_utils.zoo list              # entries and whether they are built
+    python -m lengen_utils.zoo train NAME        # train, evaluate, save assets/zoo/NAME.safetensors, record it
+    python -m lengen_utils.zoo verify NAME       # re-measure the cached file, retrain from scratch, compare
+
+``train`` records in ``assets/manifest.json``: the command, the configs, the seed used, the library
+and torch versions, the measured metrics, the training time and the file's sha256; it replaces the
+asset and the manifest together or not at all. ``load(NAME)`` refuses a missing or altered file and
+says which command rebuilds it; ``metrics(NAME)`` reads ``{length: exact match}`` from the manifest.
+
+Environment: ``LENGEN_ASSETS=/some/folder`` makes the zoo read and write that folder (its
+``manifest.json`` and ``zoo/*.safetensors``) instead of the repository's ``assets/``; use it to
+build or verify entries without touching the committed files. ``LENGEN_THREADS`` sets the CPU threads.
+
+Modules: ``entry`` (the dataclass), ``flagship`` (the bench recipes), ``catalog`` (the entries),
+``manifest`` (reading, checking and atomically writing the manifest), ``builder`` (train / load /
+verify), ``commands`` (the command line).
+"""
+from .builder import build, check_buildable, load, measure, train_entry, verify
+from .catalog import ENTRIES, catalog, entry, register
+from .commands import main
+from .entry import ZooEntry, ZooError
+from .flagship import ape_recipe, coupled_recipe
+from .manifest import (ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path, commit, manifest_record,
+                       metrics, per_digit, read_manifest, record_in_manifest)
+
+__all__ = [
+    "ASSETS", "ENTRIES", "MANIFEST", "REPO_ROOT", "ZooEntry", "ZooError", "ape_recipe", "assets_dir", "build",
+    "catalog", "check_buildable", "checkpoint_path", "commit", "coupled_recipe", "entry", "load", "main",
+    "manifest_record", "measure", "metrics", "per_digit", "read_manifest", "record_in_manifest", "register",
+    "train_entry", "verify",
+]

@@ -1,0 +1,125 @@
+"""Train, evaluate, save and record a zoo entry; load it back; verify it end to end.
+
+``build`` checks everything it can before training (the name, the manifest's shape, that the assets
+folder is writable), then trains, measures, and hands the asset and its record to
+:func:`~lengen_utils.zoo.manifest.commit`, which writes both or neither.
+"""
+from __future__ import annotations
+
+import platform
+import time
+from pathlib import Path
+
+import torch
+
+from ..checkpoint import load_model, save_model
+from ..cli import UsageError, check_writable
+from ..constants import EVAL_SEED, __version__
+from ..device import set_cpu_threads
+from ..evaluate import evaluate_lengths
+from ..model import ModelConfig, Transformer
+from ..tasks import Task, TaskConfig
+from ..train import TrainConfig, TrainResult, fit
+from .catalog import catalog, entry
+from .entry import ZooEntry, ZooError
+from .manifest import assets_dir, commit, manifest_record, read_manifest
+
+
+def train_entry(e: ZooEntry, progress: bool = True, steps: int | None = None) -> tuple[Transformer, TrainResult]:
+    """Train ``e`` from its seed (``steps`` overrides the budget, e.g. for a quick live demo)."""
+    set_cpu_threads()
+    model = e.build()
+    cfg = e.train if steps is None else TrainConfig.from_dict({**e.train.to_dict(), "steps": steps})
+    result = fit(model, Task(e.task), cfg, progress=progress, desc=e.name)
+    return model, result
+
+
+def measure(model: Transformer, e: ZooEntry, progress: bool = False) -> dict:
+    """EM and per-digit accuracy at ``e.eval_lengths`` on the fixed test sets (seed ``EVAL_SEED``)."""
+    results = evaluate_lengths(model, Task(e.task), e.eval_lengths, n=e.eval_n, seed=EVAL_SEED,
+                               progress=progress)
+    return {"em": {str(k): r.exact_match for k, r in results.items()},
+            "per_digit": {str(k): {str(s): a for s, a in r.per_digit.items()} for k, r in results.items()},
+            "eval_n": e.eval_n, "eval_seed": EVAL_SEED}
+
+
+def check_buildable(name: str, assets: Path | None = None) -> ZooEntry:
+    """Everything ``build`` can check before it trains: a known name, a readable manifest of the right
+    shape, and a writable assets folder. Raises :class:`ZooError`."""
+    e = entry(name)
+    root = assets_dir(assets)
+    read_manifest(root)
+    try:
+        check_writable(root, "assets folder")
+        check_writable(root / "zoo", "assets folder")
+    except UsageError as err:
+        raise ZooError(str(err)) from None
+    return e
+
+
+def build(name: str, progress: bool = True, assets: Path | None = None) -> dict:
+    """Train, evaluate, save and record one entry; returns its manifest record.
+
+    The asset and the manifest are replaced together or not at all (an interrupted or failed build
+    leaves both as they were)."""
+    e = check_buildable(name, assets)
+    model, result = train_entry(e, progress)
+    record = {
+        "command": e.command, "description": e.description, "seed": e.seed, **e.configs(),
+        "metrics": measure(model, e, progress), "train_seconds": round(result.seconds, 1),
+        "final_loss": result.losses[-1] if result.losses else None,
+        "n_parameters": model.num_parameters(),
+        "lengen_version": __version__, "torch_version": torch.__version__,
+        "threads": torch.get_num_threads(), "machine": platform.machine(),
+        "created": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+    meta = {"zoo_name": name, "task": e.task.to_dict(), "seed": e.seed}
+    return commit(name, record, lambda path: save_model(path, model, meta), assets)
+
+
+def _rebuild_hint(name: str, record: dict) -> str:
+    command = catalog()[name].command if name in catalog() else record["command"]
+    return f"Rebuild it with `{command}`."
+
+
+def load(name: str, device: torch.device | str = "cpu", assets: Path | None = None) -> tuple[Transformer, Task]:
+    """The cached model and its task; a missing or altered file is refused with the rebuild command."""
+    record = manifest_record(name, assets)
+    path = assets_dir(assets) / record["file"]
+    model, _ = load_model(path, device, rebuild_hint=_rebuild_hint(name, record),
+                          expected_sha256=record["sha256"])
+    return model, Task(TaskConfig.from_dict(record["task"]))
+
+
+def _em(table: dict) -> dict[int, float]:
+    return {int(k): float(v) for k, v in table.items()}
+
+
+def verify(name: str, tolerance: float = 0.05, retrain: bool = True, progress: bool = False,
+           assets: Path | None = None) -> dict:
+    """Check an entry end to end: the cached file reproduces the recorded metrics exactly and, with
+    ``retrain``, a model trained from scratch with the recorded config and seed lands within
+    ``tolerance`` of them at every length. Returns a report; raises ``AssertionError`` on a mismatch."""
+    e = entry(name)
+    record = manifest_record(name, assets)
+    recorded = _em(record["metrics"]["em"])
+    same = (TaskConfig.from_dict(record["task"]) == e.task and ModelConfig.from_dict(record["model"]) == e.model
+            and ("train" not in record or TrainConfig.from_dict(record["train"]) == e.train))
+    if not same or sorted(recorded) != sorted(e.eval_lengths):
+        raise AssertionError(f"{name}: the catalog's config differs from the manifest; rebuild with `{e.command}`")
+    model, _ = load(name, assets=assets)
+    cached = _em(measure(model, e)["em"])
+    report = {"name": name, "recorded": recorded, "cached": cached}
+    bad = {k: (recorded[k], cached[k]) for k in recorded if abs(recorded[k] - cached[k]) > 1e-9}
+    if bad:
+        raise AssertionError(f"{name}: the cached checkpoint gives {bad} (recorded, measured)")
+    if retrain:
+        fresh, result = train_entry(e, progress)
+        report["retrained"] = _em(measure(fresh, e)["em"])
+        report["train_seconds"] = round(result.seconds, 1)
+        off = {k: (recorded[k], report["retrained"][k]) for k in recorded
+               if abs(recorded[k] - report["retrained"][k]) > tolerance}
+        if off:
+            raise AssertionError(f"{name}: retraining from scratch missed the recorded metrics by more than "
+                                 f"{tolerance}: {off} (recorded, retrained)")
+    return report

@@ -1,0 +1,115 @@
+"""``python -m lengen_utils.zoo list | train | verify``: the zoo's command line.
+
+Names, flags, ``$LENGEN_THREADS``, the manifest's shape and the assets folder are checked before
+anything trains; a refusal is one line on stderr with exit status 2. A failure afterwards (a
+mismatch in ``verify``, a damaged checkpoint) exits with 1, Ctrl-C with 130, leaving the assets and
+the manifest as they were.
+"""
+from __future__ import annotations
+
+import json
+
+from ..checkpoint import CheckpointError
+from ..cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageError, fail, fraction,
+                   threads_from_env)
+from .builder import build, check_buildable, verify
+from .catalog import catalog
+from .entry import ZooError
+from .manifest import manifest_record, read_manifest
+
+PROG = "python -m lengen_utils.zoo"
+
+
+def build_parser() -> OneLineParser:
+    parser = OneLineParser(prog=PROG, description="The model zoo: named, reproducible training runs "
+                                                  "cached in assets/ (set LENGEN_ASSETS to use another folder).")
+    sub = parser.add_subparsers(dest="cmd", required=True, parser_class=OneLineParser)
+    sub.add_parser("list", help="entries and whether they are built")
+    p_train = sub.add_parser("train", help="train, evaluate, save and record entries")
+    p_train.add_argument("names", nargs="*", metavar="NAME")
+    p_train.add_argument("--all", action="store_true", help="every entry of the catalog")
+    p_train.add_argument("--tag", help="every entry with this tag (e.g. nb03, flagship)")
+    p_verify = sub.add_parser("verify", help="retrain an entry and compare with the manifest")
+    p_verify.add_argument("names", nargs="+", metavar="NAME")
+    p_verify.add_argument("--tolerance", type=fraction, default=0.05,
+                          help="largest EM difference allowed after retraining (0..1, default 0.05)")
+    p_verify.add_argument("--no-retrain", action="store_true", help="only re-measure the cached checkpoint")
+    return parser
+
+
+def _known(names: list[str]) -> list[str]:
+    unknown = [n for n in names if n not in catalog()]
+    if unknown:
+        raise UsageError(f"unknown zoo entr{'y' if len(unknown) == 1 else 'ies'} "
+                         f"{', '.join(map(repr, unknown))}; known entries: {', '.join(sorted(catalog()))}")
+    return names
+
+
+def _train_names(args) -> list[str]:
+    names = sorted(catalog()) if args.all else _known(list(args.names))
+    if args.tag:
+        tagged = [n for n, e in sorted(catalog().items()) if args.tag in e.tags]
+        if not tagged:
+            tags = sorted({t for e in catalog().values() for t in e.tags})
+            raise UsageError(f"no entry has the tag {args.tag!r}; tags: {', '.join(tags)}")
+        names += [n for n in tagged if n not in names]
+    if not names:
+        raise UsageError("name an entry, or use --all / --tag (see `python -m lengen_utils.zoo list`)")
+    return names
+
+
+def _preflight(args) -> list[str]:
+    """Everything checked before training; raises UsageError (or ZooError) with one sentence."""
+    threads_from_env()
+    if args.cmd == "list":
+        return []
+    if args.cmd == "train":
+        names = _train_names(args)
+        for name in names:
+            check_buildable(name)
+        return names
+    names = _known(list(args.names))
+    for name in names:
+        manifest_record(name)
+    return names
+
+
+def _list() -> None:
+    manifest = read_manifest()
+    for name, e in sorted(catalog().items()):
+        rec = manifest.get(name)
+        if rec is None:
+            state = "not built"
+        elif rec.get("train_seconds") is None:
+            state = "built"
+        else:
+            state = f"built, {rec['train_seconds']} s"
+        print(f"{name:32s} {state:18s} {e.description}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m lengen_utils.zoo`` (and the ``lengen-zoo`` script)."""
+    args = build_parser().parse_args(argv)
+    try:
+        names = _preflight(args)
+    except (UsageError, ZooError) as err:
+        return fail(PROG, err, USAGE_ERROR)
+    try:
+        if args.cmd == "list":
+            _list()
+        elif args.cmd == "train":
+            for name in names:
+                rec = build(name)
+                print(f"{name}: trained in {rec['train_seconds']} s; EM " +
+                      ", ".join(f"{k}: {v:.3f}" for k, v in rec["metrics"]["em"].items()))
+        else:
+            for name in names:
+                rep = verify(name, args.tolerance, retrain=not args.no_retrain, progress=True)
+                print(json.dumps(rep))
+                print(f"{name}: verified")
+    except KeyboardInterrupt:
+        return fail(PROG, "interrupted; the assets and the manifest are as they were", INTERRUPTED)
+    except (ZooError, CheckpointError, AssertionError, OSError) as err:
+        return fail(PROG, err, RUN_ERROR)
+    return 0
+

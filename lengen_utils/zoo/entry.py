@@ -1,0 +1,52 @@
+"""A zoo entry: a name, the three configs (task, model, training) and the lengths to evaluate.
+
+The training config's seed also seeds the initialisation, so an entry defines one model exactly
+(up to floating-point differences between machines and thread counts).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+
+from ..model import ModelConfig, Transformer
+from ..tasks import TaskConfig
+from ..train import TrainConfig
+
+
+class ZooError(KeyError):
+    """An unknown zoo name, a manifest without the entry asked for, or a manifest of the wrong shape."""
+
+    def __str__(self) -> str:  # KeyError quotes its message; show it plainly
+        return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class ZooEntry:
+    name: str
+    task: TaskConfig
+    model: ModelConfig
+    train: TrainConfig
+    eval_lengths: tuple[int, ...]
+    eval_n: int = 1000
+    description: str = ""
+    tags: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def seed(self) -> int:
+        """The seed of the initialisation and of the training data (``train.seed``)."""
+        return self.train.seed
+
+    @property
+    def command(self) -> str:
+        """The command that (re)builds this entry's asset and manifest record."""
+        return f"python -m lengen_utils.zoo train {self.name}"
+
+    def configs(self) -> dict:
+        """``{"task": ..., "model": ..., "train": ...}`` as JSON-ready dicts."""
+        return {"task": self.task.to_dict(), "model": self.model.to_dict(), "train": self.train.to_dict()}
+
+    def build(self) -> Transformer:
+        """A freshly initialised model (seeded, so ``verify`` starts from the same weights)."""
+        torch.manual_seed(self.seed)
+        return Transformer(self.model)

@@ -1,0 +1,74 @@
+"""The flagship recipes (Cho et al. Section 4 at CPU scale): a coupled decoder and its APE baseline.
+
+Both train on additions with 1-10 digit operands in Cho et al.'s format ``$653+049=2070$``, with the
+same number of steps and the same number of problems per step, and are tested at 5-40 digits. The
+catalog registers them at the default budget as ``flagship-coupled`` and ``flagship-ape``;
+``python -m lengen_utils.bench flagship`` trains them at any budget (``--steps``, ``--set ...``).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..model import ModelConfig
+from ..tasks import TaskConfig
+from ..train import TrainConfig
+from .entry import ZooEntry
+
+LENGTHS = (5, 10, 15, 20, 30, 40)   # operand lengths of the test sets
+STEPS = 2000                        # training steps of each model
+BATCH = 128                         # problems per training step (the coupled model packs them 4 to a sequence)
+EVAL_N = 1000                       # test problems per length
+TRAINED_DIGITS = 10                 # operands of 1..10 digits in training
+PACK = 4                            # problems per training sequence of the coupled model
+
+
+def coupled_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) -> ZooEntry:
+    """The flagship coupled decoder: Cho et al.'s position coupling plus two departures.
+
+    * Cho et al. (Section 3.1, Figure 2 IDs): format ``$653+049=2070$``, coupled IDs with a random start
+      in training (IDs up to ``max_position`` = 64) and start 1 at evaluation, a learned absolute
+      table looked up with those IDs, balanced sampling of 1-10 digit operands, a 1-layer 4-head
+      decoder (here d_model 64 instead of 512).
+    * Departure 1, coupled relative bias: every head also adds a learned scalar per clipped
+      coupled-ID difference (clip 8) to its attention logits (the "coupled relative bias" of Cho et al.'s
+      code, here *on top of* the coupled APE), stored x20 so that Adam grows it fast. It gives the
+      "same ID" / "ID - 1" match a margin that does not depend on the input length.
+    * Departure 2, packing: each training sequence holds ``PACK`` = 4 problems, each with its own
+      disjoint random range of coupled IDs, so that during training the answer digits must pick the
+      right 2-3 tokens among ~140, as at 30-40 digits at test time. ``batch_size`` counts problems
+      (``batch_size // PACK`` sequences per step); evaluation is one problem per sequence.
+    """
+    task = TaskConfig(op="+", format="cho", positions="coupled", sampler="balanced", min_digits=1,
+                      max_digits=TRAINED_DIGITS, random_start=True, max_position=64, pack=PACK)
+    model = ModelConfig(d_model=64, n_layers=1, n_heads=4, d_ff=256, encoding="learned", max_positions=65,
+                        relative_bias=True, relative_bias_max_distance=8, relative_bias_scale=20.0)
+    train = TrainConfig(steps=steps, batch_size=max(1, batch_size // PACK), lr=1e-3,
+                        warmup_steps=min(100, steps // 10 + 1), seed=seed)
+    return ZooEntry(name="flagship-coupled", task=task, model=model, train=train, eval_lengths=LENGTHS,
+                    eval_n=EVAL_N, tags=("flagship",),
+                    description="flagship: coupled decoder (Cho et al.) + coupled relative bias + packing, "
+                                "1-10 digit sums, tested to 40 digits")
+
+
+def ape_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0,
+               max_length: int = max(LENGTHS)) -> ZooEntry:
+    """The baseline: learned absolute positions 0, 1, 2, ... (no random start, no coupling).
+
+    The table has a row for every position of a ``max_length``-digit problem (at least the trained 10
+    digits) so that long inputs can be fed at all; training (1-10 digits, at most 35 tokens) only ever
+    reaches the first 35 rows.
+    """
+    longest = max(max_length, TRAINED_DIGITS)
+    tokens = 2 * longest + (longest + 1) + 4             # $ a + b = answer $
+    task = TaskConfig(op="+", format="cho", positions="consecutive", sampler="balanced", min_digits=1,
+                      max_digits=TRAINED_DIGITS, random_start=False, max_position=tokens - 1)
+    base = coupled_recipe(steps, batch_size, seed)
+    # 2 layers: with one, an answer digit cannot know where '=' is, hence which absolute positions hold
+    # its operand digits (1 layer: 0% at 10 digits). lr 3e-3 and weight decay 0.1 were the best of the
+    # screened settings (docs/flagship-log.md).
+    model = replace(base.model, n_layers=2, encoding="learned", relative_bias=False, max_positions=tokens)
+    train = replace(base.train, batch_size=batch_size, lr=3e-3, weight_decay=0.1)
+    return ZooEntry(name="flagship-ape", task=task, model=model, train=train, eval_lengths=LENGTHS,
+                    eval_n=EVAL_N, tags=("flagship",),
+                    description="flagship baseline: plain APE decoder (IDs 0, 1, 2, ...), 1-10 digit sums, "
+                                "tested to 40 digits")

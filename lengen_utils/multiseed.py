@@ -1,4 +1,4 @@
-"""K seeds of one config trained as one batched model: ``python -m lengen_utils.multiseed --k 4``.
+"""K seeds of one config trained as one batched model; ``python -m lengen_utils.multiseed --k 4`` times it.
 
 The K models' parameters are stacked (``torch.func.stack_module_state``) and one forward pass runs all
 of them with ``vmap`` over ``functional_call``. Each seed keeps what a separate :func:`~lengen_utils.train.fit`
@@ -43,9 +43,16 @@ except ImportError:  # torch < 2.3
 from .constants import IGNORE_INDEX
 from .device import autocast, pick_device, set_cpu_threads
 from .model import ModelConfig, Transformer
-from .tasks import Task
-from .throughput import SHAPES
+from .tasks import Task, TaskConfig
 from .train import TrainConfig, TrainResult, fit, lr_at
+
+
+#: The CPU flagship's shape (coupled decoder + relative bias, 1 layer d 64, 4 problems packed per
+#: sequence of 1-10 digit additions): the default of :func:`benchmark` and ``throughput``'s "flagship".
+FLAGSHIP_MODEL = ModelConfig(d_model=64, n_layers=1, n_heads=4, d_ff=256, encoding="learned", max_positions=65,
+                             relative_bias=True, relative_bias_max_distance=8, relative_bias_scale=20.0)
+FLAGSHIP_TASK = TaskConfig(op="+", format="cho", positions="coupled", sampler="balanced", max_digits=10,
+                           max_position=64, pack=4)
 
 
 class _Layers(nn.Module):
@@ -178,26 +185,25 @@ def _clip_per_seed(params: list[torch.Tensor], max_norm: float) -> None:
         g.mul_(coef.view(-1, *[1] * (g.dim() - 1)).to(g.dtype))
 
 
-def benchmark(k: int = 4, steps: int = 30, batch_size: int | None = None, config: str = "flagship",
-              device: str | None = None) -> dict:
-    """Wall time of K sequential ``fit`` runs vs one :func:`fit_seeds` run (both include data sampling)."""
-    shape = SHAPES[config]
+def benchmark(k: int = 4, steps: int = 30, batch_size: int = 32, model_config: ModelConfig = FLAGSHIP_MODEL,
+              task_config: TaskConfig = FLAGSHIP_TASK, device: str | None = None) -> dict:
+    """Wall and CPU time of K sequential ``fit`` runs vs one :func:`fit_seeds` run (both include data sampling)."""
     dev = pick_device(device)
-    train = TrainConfig(steps=steps, batch_size=batch_size or shape.cpu_batch_size, lr=1e-3,
-                        warmup_steps=max(1, steps // 10))
-    task, seeds = Task(shape.task), list(range(k))
-    fit_seeds(shape.model, task, replace(train, steps=2), seeds, device=dev)          # warm-up both paths
-    fit(init_models(shape.model, [0])[0].to(dev), task, replace(train, steps=2), progress=False)
+    train = TrainConfig(steps=steps, batch_size=batch_size, lr=1e-3, warmup_steps=max(1, steps // 10))
+    task, seeds = Task(task_config), list(range(k))
+    fit_seeds(model_config, task, replace(train, steps=2), seeds, device=dev)          # warm-up both paths
+    fit(init_models(model_config, [0])[0].to(dev), task, replace(train, steps=2), progress=False)
     t0, c0 = time.perf_counter(), time.process_time()
     seq_loss = []
     for seed in seeds:
-        model = init_models(shape.model, [seed])[0].to(dev)
+        model = init_models(model_config, [seed])[0].to(dev)
         seq_loss.append(fit(model, task, replace(train, seed=seed), progress=False, log_every=steps).losses[-1])
     sequential, sequential_cpu = time.perf_counter() - t0, time.process_time() - c0
     t0, c0 = time.perf_counter(), time.process_time()
-    results = fit_seeds(shape.model, task, train, seeds, device=dev, log_every=steps)
+    results = fit_seeds(model_config, task, train, seeds, device=dev, log_every=steps)
     batched, batched_cpu = time.perf_counter() - t0, time.process_time() - c0
-    return {"config": config, "k": k, "steps": steps, "batch_size": train.batch_size, "device": str(dev),
+    name = "flagship" if (model_config, task_config) == (FLAGSHIP_MODEL, FLAGSHIP_TASK) else "custom config"
+    return {"config": name, "k": k, "steps": steps, "batch_size": batch_size, "device": str(dev),
             "threads": torch.get_num_threads(), "sequential_s": sequential, "batched_s": batched,
             "speedup": sequential / batched, "sequential_cpu_s": sequential_cpu, "batched_cpu_s": batched_cpu,
             "speedup_cpu_time": sequential_cpu / batched_cpu, "sequential_final_loss": seq_loss,
@@ -209,17 +215,16 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m lengen_utils.multiseed", description=benchmark.__doc__)
     p.add_argument("--k", type=int, default=4, help="seeds (default 4)")
     p.add_argument("--steps", type=int, default=30, help="training steps of each run (default 30)")
-    p.add_argument("--batch-size", type=int, default=None, help="sequences per step (default: the shape's)")
-    p.add_argument("--config", default="flagship", choices=sorted(SHAPES), help="named shape (throughput.SHAPES)")
+    p.add_argument("--batch-size", type=int, default=32, help="sequences of 4 packed problems per step (default 32)")
     p.add_argument("--device", default=None, help="cpu or cuda (default: cuda if present)")
     p.add_argument("--threads", type=int, default=None, help="CPU threads (default: LENGEN_THREADS or all cores)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    if not 1 <= args.k <= 256 or not 1 <= args.steps <= 100_000 or (args.batch_size is not None and args.batch_size < 1):
+    if not 1 <= args.k <= 256 or not 1 <= args.steps <= 100_000 or args.batch_size < 1:
         print("multiseed: error: need 1 <= --k <= 256, 1 <= --steps <= 100000 and --batch-size >= 1", file=sys.stderr)
         return 2
     set_cpu_threads(args.threads)
-    r = benchmark(args.k, args.steps, args.batch_size, args.config, args.device)
+    r = benchmark(args.k, args.steps, args.batch_size, device=args.device)
     if args.json:
         print(json.dumps(r, indent=2))
     else:

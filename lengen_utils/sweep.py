@@ -23,7 +23,8 @@ from typing import Iterable, Iterator
 
 import torch
 
-from . import __version__, zoo
+from . import zoo
+from .constants import __version__
 from .device import pick_device, set_cpu_threads
 from .evaluate import evaluate_lengths
 from .model import ModelConfig, Transformer
@@ -120,7 +121,8 @@ def _spec(base: dict, seeds: tuple[int, ...]) -> RunSpec:
         train = TrainConfig.from_dict({**base.get("train", {}), "seed": seeds[0]})
         lengths = tuple(int(x) for x in base["eval_lengths"])
         spec = RunSpec(str(base["name"]), TaskConfig.from_dict(base.get("task", {})),
-                       ModelConfig.from_dict(base.get("model", {})), train, lengths, int(base.get("eval_n", 500)), seeds)
+                       ModelConfig.from_dict(base.get("model", {})), train, lengths, int(base.get("eval_n", 500)),
+                       seeds)
     except (TypeError, ValueError) as exc:
         raise SweepError(f"config {base.get('name')!r}: {exc}") from exc
     if not lengths or min(lengths) < 1 or spec.eval_n < 1 or train.steps < 1:
@@ -244,7 +246,8 @@ def summary(records: Iterable[dict]) -> dict[str, dict[int, tuple[float, float, 
 def format_summary(records: Iterable[dict]) -> str:
     lines = []
     for name, lengths in summary(records).items():
-        cells = "  ".join(f"{k}: {100 * med:5.1f} [{100 * lo:.0f}-{100 * hi:.0f}]" for k, (med, lo, hi, _) in lengths.items())
+        cells = "  ".join(f"{k}: {100 * med:5.1f} [{100 * lo:.0f}-{100 * hi:.0f}]"
+                          for k, (med, lo, hi, _) in lengths.items())
         n = next(iter(lengths.values()))[3]
         lines.append(f"{name} ({n} seed{'s' if n > 1 else ''}), median EM % [min-max] by length:  {cells}")
     return "\n".join(lines)

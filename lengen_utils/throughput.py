@@ -33,6 +33,7 @@ from .constants import IGNORE_INDEX
 from .device import autocast, pick_device, set_cpu_threads
 from .evaluate import evaluate_lengths
 from .model import ModelConfig, Transformer
+from .multiseed import FLAGSHIP_MODEL, FLAGSHIP_TASK
 from .tasks import Task, TaskConfig
 
 
@@ -54,10 +55,7 @@ class Shape:
 SHAPES: dict[str, Shape] = {s.name: s for s in (
     Shape("flagship", "the CPU flagship: coupled decoder + relative bias, 1 layer d 64, 4 problems packed per "
           "sequence, 1-10 digits",
-          ModelConfig(d_model=64, n_layers=1, n_heads=4, d_ff=256, encoding="learned", max_positions=65,
-                      relative_bias=True, relative_bias_max_distance=8, relative_bias_scale=20.0),
-          TaskConfig(op="+", format="cho", positions="coupled", sampler="balanced", max_digits=10,
-                     max_position=64, pack=4),
+          FLAGSHIP_MODEL, FLAGSHIP_TASK,
           batch_size=32, cpu_batch_size=32, decode_length=10, decode_n=1000, cpu_decode_n=500),
     Shape("cho-1to30", "Cho et al. Section 4 / App. A: coupled decoder, 1 layer d 512, 4 heads, d_ff 2048, "
           "1-30 digit operands, max_pos 202",
@@ -177,11 +175,13 @@ def run(config: str = "flagship", steps: int = 20, batch_size: int | None = None
 def format_table(rec: dict) -> str:
     """The record as an aligned two-column table."""
     t, m = rec["train"], rec["model"]
-    rows = [("config", f"{rec['config']} ({m['n_layers']} layer{'s' if m['n_layers'] > 1 else ''}, d {m['d_model']}, {m['n_heads']} heads, "
+    layers = f"{m['n_layers']} layer{'s' if m['n_layers'] > 1 else ''}"
+    rows = [("config", f"{rec['config']} ({layers}, d {m['d_model']}, {m['n_heads']} heads, "
                        f"d_ff {m['d_ff']}, {'decoder' if m['causal'] else 'encoder'}, {m['encoding']})"),
             ("params", f"{rec['params']:,} ({rec['matmul_params']:,} in matmuls)"),
             ("device", f"{rec['device_name']} ({rec['device']}), {rec['threads']} CPU thread(s), torch {rec['torch']}"),
-            ("train batch", f"{t['batch_size']} sequences x {t['mean_seq_len']:.0f} tokens (padded), {t['steps']} timed steps"),
+            ("train batch", f"{t['batch_size']} sequences x {t['mean_seq_len']:.0f} tokens (padded), "
+                            f"{t['steps']} timed steps"),
             ("train steps/s", f"{t['steps_per_s']:.2f}"),
             ("train tokens/s", f"{t['tokens_per_s']:,.0f} real, {t['padded_tokens_per_s']:,.0f} padded"),
             ("train FLOP/s", f"{t['flop_per_s'] / 1e9:,.2f} GFLOP/s ({t['flops_per_step'] / 1e9:,.3f} GFLOP per step)"),

@@ -149,7 +149,7 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
         if state_path is not None:
             save_training_state(state_path, {
                 "model": model.state_dict(), "optimizer": opt.state_dict(), "step": step, "losses": losses,
-                "window": list(window), "log_every": log_every, "rng": _rng_state(rng),
+                "window": [float(x) for x in window], "log_every": log_every, "rng": _rng_state(rng),
                 "torch_rng": torch.get_rng_state(), "train_config": cfg.to_dict(),
                 "model_config": model.cfg.to_dict(), "task_config": task.config.to_dict()})
 
@@ -167,10 +167,10 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
         if cfg.grad_clip:
             torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
         opt.step()
-        window.append(loss.item())
+        window.append(loss.detach())     # no host sync here: values are read only at log steps
         logged = len(window) == log_every or step == cfg.steps - 1
         if logged:
-            losses.append(float(np.mean(window)))
+            losses.append(float(np.mean([float(x) for x in window])))
             bar.set_postfix(loss=f"{losses[-1]:.4f}")
             window = []
         if save_every and (step + 1) % save_every == 0:

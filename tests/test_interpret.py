@@ -1,4 +1,4 @@
-"""Tests for lengen_utils.interpret (mean attention maps, Sabbaghi's relative map) and the part-3 plots."""
+"""Tests for lengen_utils.interpret: attention extraction, mean attention maps, Sabbaghi's relative map."""
 from __future__ import annotations
 
 import matplotlib
@@ -12,11 +12,31 @@ import torch
 from lengen_utils import plots
 from lengen_utils.complexity import cascade_length_distribution, multiplication_levels_distribution
 from lengen_utils.constructions import build_coupled_adder
-from lengen_utils.formats import encode
-from lengen_utils.interpret import attention_by_offset, mean_attention, role_labels, sigma_rel
+from lengen_utils.formats import encode, render
+from lengen_utils.interpret import (OffsetAttention, attention_by_offset, attention_maps, mean_attention, relative_vectors, role_labels,
+                                   sigma_rel)
 from lengen_utils.model import ModelConfig, Transformer
 from lengen_utils.problems import Problem, sample_exact_length
 from lengen_utils.tasks import Task, TaskConfig
+
+
+def test_relative_vectors_and_attention_maps():
+    cfg = ModelConfig(d_model=16, n_heads=2, d_ff=32, n_layers=2, causal=False, encoding="rpe", rpe_max_distance=6)
+    torch.manual_seed(0)
+    model = Transformer(cfg)
+    vecs = relative_vectors(model)
+    assert len(vecs) == 2 and vecs[0].shape == (13, 8)
+    assert np.array_equal(vecs[1], model.blocks[1].attn.biases[0].vectors.detach().numpy())
+    task = Task(TaskConfig(format="sabbaghi", positions="consecutive", sampler="uniform", max_digits=3,
+                           frame_width=4, random_start=False))
+    weights, tokens = attention_maps(model, task, Problem(12, 345))
+    assert tokens == [render([t]) or " " for t in task.example(Problem(12, 345)).tokens]
+    assert len(weights) == 2 and weights[0].shape == (2, len(tokens), len(tokens))
+    assert np.allclose(weights[0].sum(-1), 1, atol=1e-5)
+    fig = plots.attention_heatmap(weights[1], tokens, rows=[5, 6, 7], title="attn")
+    assert plots.check_figure(fig) == []
+    with pytest.raises(ValueError, match="no relative vectors"):
+        relative_vectors(Transformer(ModelConfig(d_model=16, n_heads=2, d_ff=32)))
 
 
 def test_role_labels():
@@ -78,8 +98,8 @@ def test_attention_by_offset_indexing():
         attention_by_offset(model, Task(TaskConfig(format="cho")), [Problem(1, 2)])
 
 
-# -- part-3 plots: each returns a Figure --------------------------------------------------------------
-def test_part3_plots_return_figures():
+# -- the analysis figures, fed with real distributions and results -----------------------------------
+def test_analysis_figures_meet_the_standard():
     import matplotlib.pyplot as plt
     from lengen_utils.complexity import GroupResult
 
@@ -87,19 +107,15 @@ def test_part3_plots_return_figures():
         plots.complexity_histogram({"50 digits": cascade_length_distribution(50),
                                     "mult": multiplication_levels_distribution(5)}, max_level=10, annotate_from=4),
         plots.accuracy_by_level({"a": {1: 0.9, 2: 0.5}, "b": {1: GroupResult(1, 10, 0.5, 1.0, 1.0)}}, trained_max=5),
-        plots.per_position_loss({"ape": np.linspace(0.1, 1, 11)}, seen=np.arange(11) < 4, reference={"x": 1.3}),
-        plots.gram_heatmaps({"ape": np.eye(5), "rpe": -np.eye(5)}, block=2),
-        plots.attention_side_by_side({"m1": np.full((2, 4, 4), 0.25), "m2": np.eye(4)[None]}, list("abcd"), rows=[2, 3]),
     ]
     l = 4
-    from lengen_utils.interpret import OffsetAttention
     oa = OffsetAttention(l, np.arange(-2 * l, 2 * l + 1), [np.random.default_rng(0).random((2, l + 1, 4 * l + 1))])
     figs.append(plots.offset_attention_map(oa, 0, max_offset=6, marks=sigma_rel(l, 1)))
     for f in figs:
-        assert isinstance(f, matplotlib.figure.Figure)
+        assert plots.check_figure(f) == []
         plt.close(f)
-    with pytest.raises(ValueError):
-        plots.complexity_histogram({})
+    errorbars = figs[1].axes[0].containers
+    assert len(errorbars) == 2 and errorbars[1].lines[0].get_color() != errorbars[0].lines[0].get_color()
 
 
 def test_attention_mass_by_id_offset_on_the_adder():

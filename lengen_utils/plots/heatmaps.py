@@ -212,7 +212,7 @@ def attention_side_by_side(panels: Mapping[str, np.ndarray], labels: Sequence[st
                 continue
             shown = np.where(w[h][rows] < clip, 0.0, w[h][rows])
             ax.imshow(shown, aspect="auto", cmap="Blues", vmin=0, vmax=1)
-            sparse_ticks(ax, "x", list(labels), panel_w - 0.3, rotation=90, fontsize=MIN_FONT)
+            sparse_ticks(ax, "x", list(labels), panel_w, rotation=90, fontsize=MIN_FONT)
             sparse_ticks(ax, "y", [labels[i] for i in rows], panel_h - 0.2, fontsize=MIN_FONT)
             ax.set_title(f"{name}: head {h}", fontsize=FONT)
             if h == 0:

@@ -115,7 +115,7 @@ def thin_ticks(values: Sequence[int], max_ticks: int = 14) -> list[int]:
     lo, hi = vals[0], vals[-1]
     for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000):
         ticks = [lo] + [x for x in range(step * _math.ceil((lo + 1) / step), hi + 1, step)]
-        if len(ticks) > 1 and ticks[1] - lo <= step / 2:     # 1 and 2 would crowd: drop the 2
+        if len(ticks) > 1 and ticks[1] - lo < step / 2:     # 1 and 2 would crowd: drop the 2
             ticks.pop(1)
         if len(ticks) <= max_ticks:
             return ticks
@@ -167,9 +167,10 @@ def check_figure(fig, min_font: float = MIN_FONT) -> list[str]:
             problems.append(f"text {text.get_text()!r} at {text.get_fontsize():.1f} pt")
     for ax in fig.axes:
         seen: dict[tuple, str] = {}
-        for line in ax.get_lines():
-            label = line.get_label()
-            if label.startswith("_") or len(line.get_xdata()) < 2:
+        series = [(line.get_label(), line) for line in ax.get_lines()]
+        series += [(c.get_label(), c.lines[0]) for c in ax.containers if hasattr(c, "has_xerr") and c.lines[0]]
+        for label, line in series:
+            if label is None or label.startswith("_") or len(line.get_xdata()) < 2:
                 continue
             key = tuple(np.round(matplotlib.colors.to_rgba(line.get_color()), 3))
             if key in seen:

@@ -12,11 +12,9 @@ import numpy as np
 import torch
 
 from .. import zoo
-from ..device import set_cpu_threads
 from ..evaluate import evaluate_lengths
 from ..plots import accuracy_vs_length
 from ..tasks import Task
-from ..train import fit
 from .common import _duration, _tip, _widgets, error_html
 
 class TrainedLengthExplorer:
@@ -233,16 +231,14 @@ def retrain_entry(name: str, n: int | None = None, progress: bool = True,
                   on_step: Callable[[int, int], None] | None = None) -> dict[int, float]:
     """Train zoo entry ``name`` from its seed in this process and measure EM at its lengths.
 
-    Trains exactly as ``zoo.train_entry`` does (the entry's seeded initialisation and training config).
+    Trains with ``zoo.train_entry`` (the entry's seeded initialisation and training config).
     Nothing is written to ``assets/`` (the cached checkpoint and manifest stay as they are).
     ``n`` overrides the number of test problems per length (default: the entry's own ``eval_n``);
     ``on_step(step, total)`` is called every 50 steps (and replaces the text progress bar).
     """
     e = zoo.entry(name)
-    set_cpu_threads()
-    model = e.build()
     callback = None if on_step is None else (lambda step, _loss: on_step(step, e.train.steps))
-    fit(model, Task(e.task), e.train, progress=progress and on_step is None, callback=callback, desc=e.name)
+    model, _ = zoo.train_entry(e, progress=progress and on_step is None, callback=callback)
     results = evaluate_lengths(model, Task(e.task), e.eval_lengths, n=n or e.eval_n)
     return {k: r.exact_match for k, r in results.items()}
 

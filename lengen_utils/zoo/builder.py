@@ -9,6 +9,7 @@ from __future__ import annotations
 import platform
 import time
 from pathlib import Path
+from typing import Callable
 
 import torch
 
@@ -25,12 +26,14 @@ from .entry import ZooEntry, ZooError
 from .manifest import assets_dir, commit, manifest_record, read_manifest
 
 
-def train_entry(e: ZooEntry, progress: bool = True, steps: int | None = None) -> tuple[Transformer, TrainResult]:
-    """Train ``e`` from its seed (``steps`` overrides the budget, e.g. for a quick live demo)."""
+def train_entry(e: ZooEntry, progress: bool = True, steps: int | None = None,
+                callback: Callable[[int, float], None] | None = None) -> tuple[Transformer, TrainResult]:
+    """Train ``e`` from its seed (``steps`` overrides the budget, e.g. for a quick live demo);
+    ``callback(step, loss)`` is called at every logged step (the widgets' progress)."""
     set_cpu_threads()
     model = e.build()
     cfg = e.train if steps is None else TrainConfig.from_dict({**e.train.to_dict(), "steps": steps})
-    result = fit(model, Task(e.task), cfg, progress=progress, desc=e.name)
+    result = fit(model, Task(e.task), cfg, progress=progress, desc=e.name, callback=callback)
     return model, result
 
 
@@ -70,7 +73,7 @@ def build(name: str, progress: bool = True, assets: Path | None = None) -> dict:
         "final_loss": result.losses[-1] if result.losses else None,
         "n_parameters": model.num_parameters(),
         "lengen_version": __version__, "torch_version": torch.__version__,
-        "threads": torch.get_num_threads(), "machine": platform.machine(),
+        "threads": torch.get_num_threads(), "machine": platform.machine(), "device": str(model.device),
         "created": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
     meta = {"zoo_name": name, "task": e.task.to_dict(), "seed": e.seed}

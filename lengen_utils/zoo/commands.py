@@ -16,6 +16,7 @@ from .builder import build, check_buildable, verify
 from .catalog import catalog
 from .entry import ZooError
 from .manifest import manifest_record, read_manifest
+from .report import markdown_table, update_readme
 
 PROG = "python -m lengen_utils.zoo"
 
@@ -34,6 +35,9 @@ def build_parser() -> OneLineParser:
     p_verify.add_argument("--tolerance", type=fraction, default=0.05,
                           help="largest EM difference allowed after retraining (0..1, default 0.05)")
     p_verify.add_argument("--no-retrain", action="store_true", help="only re-measure the cached checkpoint")
+    p_table = sub.add_parser("table", help="a Markdown table of entries, from the manifest")
+    p_table.add_argument("names", nargs="*", metavar="NAME")
+    p_table.add_argument("--readme", metavar="FILE", help="rewrite the <!-- zoo-table --> blocks of FILE instead")
     return parser
 
 
@@ -63,6 +67,13 @@ def _preflight(args) -> list[str]:
     threads_from_env()
     if args.cmd == "list":
         return []
+    if args.cmd == "table":
+        if not args.names and not args.readme:
+            raise UsageError("name entries to tabulate, or give --readme FILE")
+        names = _known(list(args.names))
+        for name in names:
+            manifest_record(name)
+        return names
     if args.cmd == "train":
         names = _train_names(args)
         for name in names:
@@ -97,6 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.cmd == "list":
             _list()
+        elif args.cmd == "table":
+            if args.readme:
+                print(f"{args.readme}: {'updated' if update_readme(args.readme) else 'already up to date'}")
+            else:
+                print(markdown_table(names), end="")
         elif args.cmd == "train":
             for name in names:
                 rec = build(name)

@@ -1,5 +1,7 @@
 """Benchmarks: ``python -m lengen_utils.bench flagship`` (and ``... bench throughput``, which runs
-:mod:`lengen_utils.throughput` with the arguments that follow).
+:mod:`lengen_utils.throughput` with the arguments that follow, and ``... bench leaderboard [--tag nb05]
+[--json]``, which prints the median and range over seeds per method and length of built zoo entries, and
+their generalizable length: :mod:`lengen_utils.leaderboard`).
 
 The flagship benchmark trains the zoo's two flagship recipes (:mod:`lengen_utils.zoo.flagship`) on the
 CPU, on additions with 1-10 digit operands in Cho et al.'s format ``$653+049=2070$``, with the same
@@ -37,6 +39,8 @@ from .cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageError
 from .constants import EVAL_SEED
 from .device import set_cpu_threads
 from .evaluate import evaluate_lengths, exact_match_table
+from .generalization import THRESHOLD
+from .leaderboard import DEFAULT_TAG, format_leaderboard, leaderboard
 from .model import Transformer
 from .tasks import Task
 from .throughput import main as throughput_main
@@ -208,7 +212,7 @@ def flagship(**kwargs) -> dict:
 
 def build_parser() -> OneLineParser:
     parser = OneLineParser(prog=PROG, description="Benchmarks: flagship (coupled vs plain APE decoder, trained on "
-                                                  "1-10 digits, tested to 40) and throughput.")
+                                                  "1-10 digits, tested to 40), leaderboard and throughput.")
     sub = parser.add_subparsers(dest="benchmark", required=True, parser_class=OneLineParser)
     f = sub.add_parser("flagship", help="coupled vs plain APE decoder: train on 1-10 digits, test to 40")
     f.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
@@ -229,6 +233,12 @@ def build_parser() -> OneLineParser:
                    help="CPU threads (default: $LENGEN_THREADS, else every core we may use)")
     f.add_argument("--out", type=str, default=None, help="save coupled/ape .safetensors and results.json here")
     f.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    b = sub.add_parser("leaderboard", help="method x length table (median [min-max] over seeds) of built zoo "
+                                           "entries of a tag, with the generalizable length")
+    b.add_argument("--tag", default=DEFAULT_TAG, help=f"zoo tag whose entries to compare (default {DEFAULT_TAG})")
+    b.add_argument("--threshold", type=float, default=THRESHOLD,
+                   help=f"median EM a length must exceed to count as generalized (default {THRESHOLD})")
+    b.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     sub.add_parser("throughput", add_help=False,
                    help="training and decoding throughput (same as python -m lengen_utils.throughput; "
                         "its arguments follow)")
@@ -241,6 +251,13 @@ def main(argv: list[str] | None = None) -> int:
     if argv_used[:1] == ["throughput"]:
         return throughput_main(argv_used[1:])
     args = build_parser().parse_args(argv_used)
+    if args.benchmark == "leaderboard":
+        try:
+            board = leaderboard(args.tag, threshold=args.threshold)
+        except (KeyError, ValueError) as err:        # ZooError is a KeyError
+            return fail(PROG, err, USAGE_ERROR)
+        print(json.dumps(board) if args.json else format_leaderboard(board))
+        return 0
     try:
         threads = args.threads or threads_from_env()
         lengths = int_list(args.lengths, "--lengths") if args.lengths is not None else LENGTHS

@@ -94,8 +94,14 @@ class UniformKeys(RelativeKeys):
 
     def __init__(self, cfg: ModelConfig):
         super().__init__(cfg)
-        self.uniform = nn.Parameter(torch.randn(cfg.upe_slots + 1, cfg.d_head) * 0.02)
+        # row 0 is never read (slot 0 means "not a multiplier digit": RPE); rows 1..S are c_1..c_S
+        self.uniform = nn.Parameter(torch.randn(cfg.upe_slots + 1, cfg.d_head) * (0.02 / self.scale))
         self.slots = cfg.upe_slots
+
+    @property
+    def uniform_table(self) -> torch.Tensor:
+        """The vectors c_0..c_S as used in attention (the parameter times ``rpe_scale``, like the p's)."""
+        return self.uniform if self.scale == 1.0 else self.uniform * self.scale
 
     def forward(self, q: torch.Tensor, query_ids: torch.Tensor, key_ids: torch.Tensor | None = None,
                 key_slots: torch.Tensor | None = None, query_start: int = 0) -> torch.Tensor:
@@ -108,7 +114,7 @@ class UniformKeys(RelativeKeys):
             raise ValueError(f"the multiplier has {int(key_slots.max())} digits; this UPE model has "
                              f"{self.slots} uniform vectors (upe_slots)")
         Tq, Tk = q.shape[2], key_slots.shape[1]
-        per_slot = torch.matmul(q, self.uniform.t().to(q.dtype)) / math.sqrt(q.shape[-1])  # [B, H, Tq, S+1]
+        per_slot = torch.matmul(q, self.uniform_table.t().to(q.dtype)) / math.sqrt(q.shape[-1])  # [B, H, Tq, S+1]
         slot = key_slots[:, None, None, :].expand(-1, q.shape[1], Tq, -1)
         uniform_bias = torch.gather(per_slot, -1, slot)
         query_index = torch.arange(query_start, query_start + Tq, device=q.device)

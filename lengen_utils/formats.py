@@ -13,6 +13,9 @@ produce there (``None`` where the position is not supervised). Two layouts exist
 Every token also carries its *role* (``a``, ``b``, ``op``, ``eq``, ``answer``, ...) and, for digits,
 its *significance* (the power of ten it stands for). Position-ID schemes (:mod:`positions`) read
 these; nothing else needs to re-parse the strings.
+
+(A little over the course's 300-line guide: the formats share one vocabulary and one ``encode``
+switch, and their input checks sit beside it; splitting would scatter one concept.)
 """
 from __future__ import annotations
 

@@ -7,6 +7,9 @@ another in this process, with the same expansion and the same results. Every fin
 JSON line per seed to ``--out``: name, config, seed, device, exact match per length, training seconds.
 :func:`read_results` and :func:`summary` turn that file into the median-over-seeds curves of the papers'
 multi-seed figures. Ray is an optional extra: ``pip install -e .[sweep]``.
+
+(A little over the course's 300-line guide: expansion, both executors and the results file are one
+command's pieces and are read together.)
 """
 from __future__ import annotations
 

@@ -6,7 +6,6 @@ operands and lengths, device settings.
 """
 import json
 import re
-import struct
 
 import numpy as np
 import pytest
@@ -21,6 +20,7 @@ from lengen_utils.problems import (Problem, ProblemError, max_str_digits, sample
                                    sample_uniform, shift_with_zeros)
 from lengen_utils.tasks import Task, TaskConfig
 from lengen_utils.train import TrainConfig, fit
+from safetensors_edit import edit_metadata
 
 LIMIT = max_str_digits()
 RNG = np.random.default_rng(0)
@@ -126,17 +126,6 @@ TINY_TASK = TaskConfig(max_digits=3, max_position=16)
 TINY_TRAIN = TrainConfig(steps=4, batch_size=8, warmup_steps=1, seed=0)
 
 
-def edit_header(path, change) -> None:
-    """Rewrite a .safetensors header's ``__metadata__`` with ``change(meta)`` (the tensors stay as they are)."""
-    raw = path.read_bytes()
-    (n,) = struct.unpack("<Q", raw[:8])
-    header = json.loads(raw[8:8 + n])
-    change(header["__metadata__"])
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    path.write_bytes(struct.pack("<Q", len(text)) + text + raw[8 + n:])
-
-
 def _set_config(key, value):
     def change(meta):
         cfg = json.loads(meta["model_config"])
@@ -178,7 +167,7 @@ def saved_model(tmp_path):
 @pytest.mark.parametrize("name", list(HEADER_EDITS))
 def test_edited_header_is_refused(saved_model, name):
     change, pattern = HEADER_EDITS[name]
-    edit_header(saved_model, change)
+    edit_metadata(saved_model, change)
     with pytest.raises(CheckpointError, match=pattern):
         load_model(saved_model)
 

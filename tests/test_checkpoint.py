@@ -4,6 +4,7 @@ import torch
 
 from lengen_utils.checkpoint import CheckpointError, file_sha256, load_model, save_model
 from lengen_utils.model import ModelConfig, Transformer
+from safetensors_edit import edit_metadata
 
 
 @pytest.fixture()
@@ -58,18 +59,6 @@ def test_pickle_file_is_not_executed(tmp_path):
         load_model(path)
 
 
-def _rewrite_metadata(path, change):
-    import json
-    import struct
-    raw = path.read_bytes()
-    (n,) = struct.unpack("<Q", raw[:8])
-    header = json.loads(raw[8:8 + n])
-    change(header["__metadata__"])
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    path.write_bytes(struct.pack("<Q", len(text)) + text + raw[8 + n:])
-
-
 def test_config_edited_in_the_header_is_refused(saved):
     import json
     _, path = saved
@@ -78,7 +67,7 @@ def test_config_edited_in_the_header_is_refused(saved):
         cfg = json.loads(meta["model_config"])
         cfg["causal"] = False           # same tensors, another model
         meta["model_config"] = json.dumps(cfg)
-    _rewrite_metadata(path, flip)
+    edit_metadata(path, flip)
     with pytest.raises(CheckpointError, match="model config or metadata in its header"):
         load_model(path)
 
@@ -89,7 +78,7 @@ def test_format_1_files_without_the_record_checksum_still_load(saved):
     def legacy(meta):
         meta["lengen_format"] = "1"
         del meta["record_sha256"]
-    _rewrite_metadata(path, legacy)
+    edit_metadata(path, legacy)
     loaded, meta = load_model(path)
     assert loaded.cfg == model.cfg and meta == {"note": "test"}
 

@@ -8,8 +8,9 @@ INSTALL = PYTHON=$(PYTHON) bash scripts/install.sh | tail -n 1
 install:
 	@$(INSTALL)
 
+# (as root, in a container, JupyterLab needs --allow-root)
 course:
-	PY=$$($(INSTALL)) && "$$PY" -m jupyter lab notebooks/
+	PY=$$($(INSTALL)) && "$$PY" -m jupyter lab notebooks/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 # unit tests and every notebook (nbval); notebooks are committed without outputs, so nbval checks
 # that each cell runs, and the asserts inside the notebooks check the results

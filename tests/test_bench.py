@@ -114,3 +114,60 @@ def test_packed_training_sequences_use_disjoint_coupled_ranges():
     # evaluation is never packed
     assert Task(TaskConfig(pack=4)).batch(task.eval_problems(5, 3)).examples[0].text().count("=") == 1
 
+
+
+# == bench leaderboard: median [min-max] over seeds from the manifest =====================================
+def _fake_record(name: str, em: dict, seconds: float) -> dict:
+    return {"command": f"python -m lengen_utils.zoo train {name}", "file": f"zoo/{name}.safetensors",
+            "sha256": "0" * 64, "task": {}, "model": {}, "train_seconds": seconds,
+            "metrics": {"em": {str(k): v for k, v in em.items()}}}
+
+
+def _fake_assets(tmp_path: Path) -> Path:
+    curves = {
+        "nb05-plain-s0": {5: 1.0, 10: 1.0, 15: 0.74, 20: 0.19},
+        "nb05-plain-s1": {5: 1.0, 10: 1.0, 15: 0.97, 20: 0.39},
+        "nb05-plain-s2": {5: 1.0, 10: 0.99, 15: 0.98, 20: 0.50},
+        "nb05-both-s1": {5: 1.0, 10: 1.0, 15: 1.0, 20: 0.99},
+        "flagship-coupled": {5: 1.0, 10: 1.0, 15: 1.0, 20: 1.0},     # another tag: not on the board
+    }
+    manifest = {name: _fake_record(name, em, 100.0 + i) for i, (name, em) in enumerate(curves.items())}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    return tmp_path
+
+
+def test_split_seed():
+    from lengen_utils.leaderboard import split_seed
+    assert split_seed("nb05-plain-s2") == ("nb05-plain", 2)
+    assert split_seed("flagship-coupled") == ("flagship-coupled", None)
+    assert split_seed("nb05-s-s10") == ("nb05-s", 10)
+
+
+def test_leaderboard_groups_seeds_and_finds_the_generalizable_length(tmp_path):
+    from lengen_utils.leaderboard import format_leaderboard, leaderboard
+    board = leaderboard("nb05", assets=_fake_assets(tmp_path))
+    assert list(board["methods"]) == ["nb05-plain", "nb05-both"]          # catalog order
+    plain = board["methods"]["nb05-plain"]
+    assert plain["seeds"] == [0, 1, 2] and plain["train_seconds"] == [100.0, 101.0, 102.0]
+    assert plain["lengths"][15] == {"median": 0.97, "min": 0.74, "max": 0.98}
+    assert plain["generalizable_length"] == 15
+    assert board["methods"]["nb05-both"]["generalizable_length"] == 20
+    assert "nb05-plain-s0" not in board["missing"] and "nb05-bias-s0" in board["missing"]
+    text = format_leaderboard(board)
+    assert "97.0 [74.0-98.0]" in text and "flagship-coupled" not in text and "not built" in text
+
+
+def test_leaderboard_cli_json_and_table(tmp_path):
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "LENGEN_ASSETS": str(_fake_assets(tmp_path))}
+    run = lambda *a: subprocess.run([sys.executable, "-m", "lengen_utils.bench", "leaderboard", *a], cwd=ROOT,
+                                    capture_output=True, text=True, timeout=120, env=env)
+    proc = run("--json")
+    assert proc.returncode == 0, proc.stderr
+    board = json.loads(proc.stdout)
+    assert board["tag"] == "nb05" and board["threshold"] == 0.95
+    assert board["methods"]["nb05-plain"]["lengths"]["20"]["median"] == 0.39
+    assert board["methods"]["nb05-plain"]["generalizable_length"] == 15
+    proc = run("--threshold", "0.98")
+    assert proc.returncode == 0 and "nb05-plain" in proc.stdout
+    proc = run("--tag", "no-such-tag")
+    assert proc.returncode == 2 and "no zoo entry is tagged 'no-such-tag'" in proc.stderr

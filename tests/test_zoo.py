@@ -322,3 +322,19 @@ def test_python_dash_m_zoo_runs_without_a_traceback():
                           env={**os.environ, "PYTHONPATH": str(ROOT), "LENGEN_THREADS": "1"})
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "unknown zoo entry 'no-such-entry'" in proc.stderr
+
+
+def test_nb05_ablation_differs_from_the_flagship_only_where_it_says():
+    """nb05-both-s0 trains exactly as flagship-coupled; plain/bias/pack drop bias and/or packing, same budget."""
+    flagship = zoo.entry("flagship-coupled")
+    assert zoo.entry("nb05-both-s0").configs() == flagship.configs()
+    for method in ("plain", "bias", "pack", "both"):
+        for seed in (0, 1, 2):
+            e = zoo.entry(f"nb05-{method}-s{seed}")
+            assert e.tags == ("nb05",) and e.seed == seed
+            assert e.eval_lengths == (5, 10, 15, 20, 25, 30, 40)
+            assert e.model.relative_bias == (method in ("bias", "both"))
+            assert e.task.pack == (4 if method in ("pack", "both") else 1)
+            assert e.train.batch_size * e.task.pack == 128 and e.train.steps == flagship.train.steps
+            assert e.task.positions == "coupled" and e.task.random_start and e.model.n_layers == 1
+            assert (e.task.max_digits, e.task.sampler, e.model.encoding) == (10, "balanced", "learned")

@@ -4,8 +4,8 @@ The layers, lowest first (nothing imports a layer above it; tests/test_layers.py
 
     base (constants, device) -> problems (problems, carries, complexity_sampling)
     -> formats, positions -> tasks -> model, checkpoint -> train, compatibility, evaluate, multiseed
-    -> analysis (complexity, theory, constructions, interpret)
-    -> course (zoo, bench, throughput, sweep, plots, widgets, notebook, cli)
+    -> analysis (complexity, theory, constructions, interpret, generalization)
+    -> course (zoo, bench, leaderboard, throughput, sweep, plots, widgets, notebook, cli)
 
 This module is the facade: it re-exports the everyday names and is imported by no module of the package.
 """

@@ -83,6 +83,9 @@ def test_math_renders_symbols_but_not_identifiers():
 RNG = np.random.default_rng(0)
 L = 22
 CURVE = {k: 1.0 if k <= 5 else max(0.0, 1 - 0.05 * (k - 5)) for k in range(1, L + 1)}
+_MED = {i: {k: float(np.clip(1.1 - 0.04 * k + 0.1 * i, 0, 1)) for k in (5, 10, 15, 20, 25, 30, 40)} for i in range(4)}
+BANDS = {m: {k: (v, max(0.0, v - 0.15), min(1.0, v + 0.1)) for k, v in _MED[i].items()}
+         for i, m in enumerate(["plain", "+ bias", "+ packing", "both"])}
 NINE = {f"method {i}": {k: v * (1 - 0.05 * i) for k, v in CURVE.items()} for i in range(9)}
 
 
@@ -98,6 +101,7 @@ FIGURES = {
          "RPE, trained on ≤ 8 digits": CURVE, "APE, trained on ≤ 5 digits": {k: float(k <= 5) for k in CURVE}},
         trained_length=5, marks={f"frame width l = {L}": L}, title="t"),
     "leaderboard of nine": lambda: plots.accuracy_vs_length(NINE, trained_length=5),
+    "median_band": lambda: plots.median_band(BANDS, trained_length=10, marks={"generalizable length": 20}, title="t"),
     "accuracy_vs_length per-curve length": lambda: plots.accuracy_vs_length(
         {"APE": {1: 1.0, 5: 1.0, 6: 0.0, 20: 0.0}, "RPE": {"1": 1.0, "5": 1.0, "6": 0.99, "20": 0.97}},
         trained_length={"APE": 5, "RPE": 3}, styles={"APE": {"linestyle": "--"}}),
@@ -148,7 +152,8 @@ def _data_points_px(ax):
     return np.vstack(pts)
 
 
-@pytest.mark.parametrize("name", ["accuracy_vs_length", "leaderboard of nine", "accuracy_by_level", "per_position_loss"])
+@pytest.mark.parametrize("name", ["accuracy_vs_length", "leaderboard of nine", "median_band", "accuracy_by_level",
+                                  "per_position_loss"])
 def test_legend_is_off_the_data(name):
     fig = FIGURES[name]()
     fig.canvas.draw()
@@ -261,3 +266,20 @@ def test_notebook_check_and_table(capsys):
     md = table({"ours": {"k=5": 0.995, "n": 3}, "paper": {"k=5": "≈100%"}})
     text = getattr(md, "data", md)
     assert "99.5%" in text and "≈100%" in text and "| 3 |" in text
+
+
+def test_median_band_draws_one_band_per_method_and_checks_its_input():
+    """Notebook 05 (Cho et al. Figure 1): median line, seeds' min-max band in the same colour, 95% line."""
+    fig = FIGURES["median_band"]()
+    ax = fig.axes[0]
+    bands = [c for c in ax.collections if c.get_array() is None and len(c.get_paths())]
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert all(m in lines for m in BANDS) and "95% threshold" in lines
+    assert len(bands) >= len(BANDS)
+    for label, style_ in plots.series_styles(list(BANDS)).items():
+        assert any(np.allclose(to_rgb(b.get_facecolor()[0][:3]), to_rgb(style_["color"])) for b in bands), label
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == list(BANDS) + ["95% threshold"]
+    with pytest.raises(ValueError, match="min <= median <= max"):
+        plots.median_band({"x": {5: (0.5, 0.6, 0.9)}})
+    with pytest.raises(ValueError, match="at least one"):
+        plots.median_band({})

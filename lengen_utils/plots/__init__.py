@@ -4,7 +4,8 @@ never runs a model: the arrays come from :mod:`lengen_utils.interpret` or the zo
 
 * :mod:`.style` -- fonts, the colour-blind-safe palette, legends below the axes, tick thinning;
 * :mod:`.tables` -- sequences as coloured cells (formats, position IDs, σ(i));
-* :mod:`.curves` -- accuracy against length or level, loss curves, complexity histograms;
+* :mod:`.curves` -- accuracy against length or level (one seed, or a median and band over seeds),
+  loss curves, complexity histograms;
 * :mod:`.heatmaps` -- per-digit accuracy, relative vectors, attention, Gram matrices.
 
 ``attention_maps`` and ``relative_vectors`` (they run a model) live in :mod:`lengen_utils.interpret`;
@@ -13,7 +14,8 @@ they are re-exported here only so that notebooks written before the split keep w
 from __future__ import annotations
 
 from ..interpret import attention_maps, relative_vectors
-from .curves import accuracy_by_level, accuracy_vs_length, complexity_histogram, loss_curve, per_position_loss
+from .curves import (accuracy_by_level, accuracy_vs_length, complexity_histogram, loss_curve, median_band,
+                     per_position_loss)
 from .heatmaps import (attention_heatmap, attention_side_by_side, gram_heatmaps, offset_attention_map,
                        per_digit_heatmap, relative_vector_map)
 from .style import (MAX_WIDTH, MIN_FONT, PALETTE, ROLE_COLOURS, check_figure, math, series_styles, thin_ticks,
@@ -23,7 +25,8 @@ from .tables import format_table, highlight_table, position_table, token_table
 __all__ = ["use_course_style", "PALETTE", "ROLE_COLOURS", "MIN_FONT", "MAX_WIDTH", "series_styles", "math",
            "thin_ticks", "check_figure",
            "token_table", "format_table", "position_table", "highlight_table",
-           "accuracy_vs_length", "loss_curve", "accuracy_by_level", "per_position_loss", "complexity_histogram",
+           "accuracy_vs_length", "median_band", "loss_curve", "accuracy_by_level", "per_position_loss",
+           "complexity_histogram",
            "per_digit_heatmap", "relative_vector_map", "attention_heatmap", "gram_heatmaps",
            "attention_side_by_side", "offset_attention_map",
            "attention_maps", "relative_vectors"]

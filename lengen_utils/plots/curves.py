@@ -2,6 +2,8 @@
 
 * :func:`accuracy_vs_length` -- exact match against operand length, one line per model, the seen
   domain D_s shaded and landmarks (the frame width l...) labelled above the axes;
+* :func:`median_band` -- the same with several seeds per model: the median as a line, the seeds'
+  min-max as a band (Cho et al. Figure 1);
 * :func:`loss_curve` -- training loss of one or more runs;
 * :func:`accuracy_by_level` -- exact match per complexity level (Sabbaghi Figure 8);
 * :func:`per_position_loss` -- test loss at every position of the ring (Sabbaghi Figure 9b);
@@ -102,6 +104,42 @@ def accuracy_vs_length(curves: Mapping[str, Mapping[int, float]], *,
         ax.set_title(math(title), pad=8 + 14 * getattr(ax, "_lengen_label_rows", 0))
     if legend:
         legend_below(ax)
+    fig.tight_layout()
+    return fig
+
+
+def median_band(curves: Mapping[str, Mapping[int, tuple[float, float, float]]], *,
+                trained_length: int | None = None, threshold: float | None = 0.95,
+                marks: Mapping[str, float] | None = None, title: str | None = None,
+                ylabel: str = "exact match, median over seeds", xlabel: str = "operand length (digits)",
+                figsize=(7, 4), ax=None):
+    """Cho et al. Figure 1: one line per method through the median over seeds, and a band of the same
+    colour from the worst to the best seed. ``curves[label] = {length: (median, min, max)}`` in [0, 1],
+    as :func:`lengen_utils.generalization.median_and_range` returns it. ``threshold`` draws the
+    generalizable-length threshold (95%) as a grey dashed line; the rest is :func:`accuracy_vs_length`."""
+    if not curves:
+        raise ValueError("median_band needs at least one curve")
+    for label, points in curves.items():
+        for k, v in points.items():
+            if len(v) != 3 or not v[1] - 1e-9 <= v[0] <= v[2] + 1e-9:
+                raise ValueError(f"{label!r}, length {k}: expected (median, min, max) with "
+                                 f"min <= median <= max, got {v!r}")
+    labels = list(curves) + (["median > threshold"] if threshold is not None else [])
+    if ax is None:
+        figsize = (figsize[0], figsize[1] + 0.24 * _legend_rows(labels))
+    medians = {label: {int(k): float(v[0]) for k, v in points.items()} for label, points in curves.items()}
+    fig = accuracy_vs_length(medians, trained_length=trained_length, marks=marks, title=title, ylabel=ylabel,
+                             xlabel=xlabel, ax=ax, figsize=figsize, legend=False)
+    ax = fig.axes[0] if ax is None else ax
+    for label, style in series_styles(list(curves)).items():
+        xs = sorted(int(k) for k in curves[label])
+        lo = [100 * float(curves[label][k][1]) for k in xs]
+        hi = [100 * float(curves[label][k][2]) for k in xs]
+        ax.fill_between(xs, lo, hi, color=style["color"], alpha=0.18, linewidth=0, zorder=1)
+    if threshold is not None:
+        ax.axhline(100 * threshold, color=REFERENCE_GREY, linestyle="--", linewidth=1.2, zorder=2,
+                   label=f"{100 * threshold:g}% threshold")
+    legend_below(ax)
     fig.tight_layout()
     return fig
 
@@ -218,5 +256,5 @@ def complexity_histogram(distributions: Mapping[str, Sequence[float]], *, xlabel
     return fig
 
 
-__all__ = ["accuracy_vs_length", "loss_curve", "accuracy_by_level", "per_position_loss", "complexity_histogram",
-           "label_above"]
+__all__ = ["accuracy_vs_length", "median_band", "loss_curve", "accuracy_by_level", "per_position_loss",
+           "complexity_histogram", "label_above"]

@@ -17,7 +17,6 @@ import argparse
 import itertools
 import json
 import platform
-import statistics
 import sys
 import time
 from dataclasses import dataclass, replace
@@ -30,6 +29,7 @@ from . import zoo
 from .constants import __version__
 from .device import pick_device, set_cpu_threads
 from .evaluate import evaluate_lengths
+from .generalization import median_and_range
 from .model import ModelConfig, Transformer
 from .multiseed import fit_seeds
 from .tasks import Task, TaskConfig
@@ -237,13 +237,13 @@ def read_results(path: str | Path) -> list[dict]:
 
 
 def summary(records: Iterable[dict]) -> dict[str, dict[int, tuple[float, float, float, int]]]:
-    """``{name: {length: (median, min, max, seeds)}}`` of exact match over the seeds of each config."""
-    by: dict[str, dict[int, list[float]]] = {}
+    """``{name: {length: (median, min, max, seeds)}}`` of exact match over the seeds of each config
+    (:func:`lengen_utils.generalization.median_and_range`, at the lengths every seed was tested at)."""
+    curves: dict[str, list[dict]] = {}
     for r in records:
-        for length, em in r["metrics"]["exact_match"].items():
-            by.setdefault(r["name"], {}).setdefault(int(length), []).append(em)
-    return {name: {k: (statistics.median(v), min(v), max(v), len(v)) for k, v in sorted(lengths.items())}
-            for name, lengths in by.items()}
+        curves.setdefault(r["name"], []).append(r["metrics"]["exact_match"])
+    return {name: {k: (*stats, len(runs)) for k, stats in median_and_range(runs).items()}
+            for name, runs in curves.items()}
 
 
 def format_summary(records: Iterable[dict]) -> str:

@@ -10,17 +10,14 @@ from pathlib import Path
 import pytest
 
 from lengen_utils import bench, cli
+from cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = ["flagship", "--quick", "--no-progress"]
 
 
 def _bench(argv, capsys) -> tuple[int, str]:
-    try:
-        code = bench.main(argv)
-    except SystemExit as stop:           # argparse refusals
-        code = stop.code
-    return code, capsys.readouterr().err
+    return run_cli(bench.main, argv, capsys)
 
 
 @pytest.fixture()

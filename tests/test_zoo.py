@@ -22,6 +22,7 @@ from lengen_utils.tasks import TaskConfig
 from lengen_utils.train import TrainConfig
 from lengen_utils.zoo import builder as zoo_build
 from lengen_utils.zoo import manifest as zoo_manifest
+from cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = zoo.ZooEntry(
@@ -247,11 +248,7 @@ def test_flagship_cached_files_reproduce_their_records():
 
 # -- the command line -------------------------------------------------------------------------------
 def _zoo_cli(argv, capsys) -> tuple[int, str]:
-    try:
-        code = zoo.main(argv)
-    except SystemExit as stop:           # argparse refusals
-        code = stop.code
-    return code, capsys.readouterr().err
+    return run_cli(zoo.main, argv, capsys)
 
 
 BAD_ZOO = [

@@ -157,8 +157,19 @@ def random_number_with_digits(rng: np.random.Generator, length: int) -> int:
     return low + _uniform_below(rng, 9 * low)
 
 
+def random_multiplier(rng: np.random.Generator, digits: int, exact: bool = False) -> int:
+    """A multiplier of ``digits`` digits: uniform below ``10**digits`` (leading zeros allowed, Cho's N x 2),
+    or with ``exact`` a number of exactly that many digits and no leading zero (1..9 for one digit, as
+    Sabbaghi et al. draw it, Appendix C.4)."""
+    _check_length(digits, "multiplier_digits")
+    if not exact:
+        return _uniform_below(rng, 10**digits)
+    low = 10 ** (digits - 1)
+    return low + _uniform_below(rng, 10**digits - low)
+
+
 def sample_uniform(rng: np.random.Generator, max_digits: int, n: int, op: Operation = "+",
-                   multiplier_digits: int | None = None) -> list[Problem]:
+                   multiplier_digits: int | None = None, multiplier_exact: bool = False) -> list[Problem]:
     """``n`` problems with each operand uniform on ``[0, 10**max_digits)``.
 
     For multiplication, ``multiplier_digits`` fixes the width of the multiplier ``b`` (uniform below
@@ -168,26 +179,33 @@ def sample_uniform(rng: np.random.Generator, max_digits: int, n: int, op: Operat
     _check_count(n)
     b_digits = max_digits if multiplier_digits is None else multiplier_digits
     _check_length(b_digits, "multiplier_digits")
-    return [Problem(_uniform_below(rng, 10**max_digits), _uniform_below(rng, 10**b_digits), op) for _ in range(n)]
+    exact = multiplier_exact and op == "*" and multiplier_digits is not None
+    return [Problem(_uniform_below(rng, 10**max_digits), random_multiplier(rng, b_digits, exact), op)
+            for _ in range(n)]
 
 
 def sample_exact_length(rng: np.random.Generator, length: int, n: int, op: Operation = "+",
-                        multiplier_digits: int | None = None) -> list[Problem]:
-    """``n`` problems whose operands have exactly ``length`` digits (``b`` has ``multiplier_digits``)."""
+                        multiplier_digits: int | None = None, multiplier_exact: bool = False) -> list[Problem]:
+    """``n`` problems whose operands have exactly ``length`` digits (``b`` has ``multiplier_digits``;
+    a 1-digit multiplier is 0..9 unless ``multiplier_exact``, then 1..9)."""
     _check_length(length)
     _check_count(n)
     b_digits = length if multiplier_digits is None else multiplier_digits
     _check_length(b_digits, "multiplier_digits")
+    if multiplier_exact and op == "*" and multiplier_digits is not None:
+        return [Problem(random_number_with_digits(rng, length), random_multiplier(rng, b_digits, True), op)
+                for _ in range(n)]
     return [Problem(random_number_with_digits(rng, length), random_number_with_digits(rng, b_digits), op)
             for _ in range(n)]
 
 
 def sample_balanced(rng: np.random.Generator, max_digits: int, n: int, op: Operation = "+",
-                    multiplier_digits: int | None = None, min_digits: int = 1) -> list[Problem]:
+                    multiplier_digits: int | None = None, min_digits: int = 1,
+                    multiplier_exact: bool = False) -> list[Problem]:
     """Cho et al.'s balanced sampling: per operand, a length uniform in ``min_digits..max_digits``, then a number.
 
     For multiplication the multiplier ``b`` is uniform below ``10**multiplier_digits`` (leading zeros
-    allowed, as in Cho et al.'s N x 2 task).
+    allowed, as in Cho et al.'s N x 2 task), or with ``multiplier_exact`` has exactly that many digits.
     """
     _check_length(max_digits, "max_digits")
     _check_length(min_digits, "min_digits")
@@ -201,7 +219,7 @@ def sample_balanced(rng: np.random.Generator, max_digits: int, n: int, op: Opera
         return random_number_with_digits(rng, int(rng.integers(min_digits, max_digits + 1)))
 
     if op == "*" and multiplier_digits is not None:
-        return [Problem(draw(), _uniform_below(rng, 10**multiplier_digits), op) for _ in range(n)]
+        return [Problem(draw(), random_multiplier(rng, multiplier_digits, multiplier_exact), op) for _ in range(n)]
     return [Problem(draw(), draw(), op) for _ in range(n)]
 
 

@@ -85,6 +85,7 @@ class TaskConfig:
     eval_sampler: str = "exact"
     pack: int = 1
     shift_max_width: int | None = None   # shift_augment: widest shifted number (default: the frame width)
+    multiplier_exact: bool = False       # multiplier of exactly multiplier_digits digits (1..9 for one), Sabbaghi
 
     def __post_init__(self) -> None:
         own = "TaskConfig"
@@ -97,12 +98,15 @@ class TaskConfig:
             check_int(own, name, getattr(self, name))
         for name in ("multiplier_digits", "frame_width", "shift_max_width"):
             check_int(own, name, getattr(self, name), optional=True)
-        for name in ("random_start", "shift_augment"):
+        for name in ("random_start", "shift_augment", "multiplier_exact"):
             check_bool(own, name, getattr(self, name))
         if self.min_digits > self.max_digits:
             raise ConfigError(f"min_digits={self.min_digits} exceeds max_digits={self.max_digits}")
         if self.multiplier_digits is not None and self.op != "*":
             raise ConfigError(f"multiplier_digits={self.multiplier_digits} is for multiplication; op is {self.op!r}")
+        if self.multiplier_exact and self.multiplier_digits is None:
+            raise ConfigError("multiplier_exact=True needs multiplier_digits (the multiplier's exact width), "
+                              f"got multiplier_digits=None with op={self.op!r}")
         if self.sampler in COMPLEXITY_SAMPLERS and self.op != "+":
             raise ConfigError(f"sampler {self.sampler!r} is defined for addition only (cascades of carries), "
                               f"not op={self.op!r}")
@@ -211,14 +215,15 @@ class Task:
     def sample_train_problems(self, rng: np.random.Generator, n: int) -> list[P.Problem]:
         c = self.config
         if c.sampler == "uniform":
-            probs = P.sample_uniform(rng, c.max_digits, n, c.op, c.multiplier_digits)
+            probs = P.sample_uniform(rng, c.max_digits, n, c.op, c.multiplier_digits, c.multiplier_exact)
         elif c.sampler == "exact":
-            probs = P.sample_exact_length(rng, c.max_digits, n, c.op, c.multiplier_digits)
+            probs = P.sample_exact_length(rng, c.max_digits, n, c.op, c.multiplier_digits, c.multiplier_exact)
         elif c.sampler in ("uniform_complexity", "mixed_complexity"):  # Sabbaghi C3: addition only
             probs = (sample_uniform_over_complexity(rng, c.max_digits, n) if c.sampler == "uniform_complexity"
                      else sample_mixed_complexity(rng, c.max_digits, n))
         else:
-            probs = P.sample_balanced(rng, c.max_digits, n, c.op, c.multiplier_digits, c.min_digits)
+            probs = P.sample_balanced(rng, c.max_digits, n, c.op, c.multiplier_digits, c.min_digits,
+                                      c.multiplier_exact)
         if c.shift_augment:
             probs = [self._shift(p, rng) for p in probs]
         return probs
@@ -234,9 +239,9 @@ class Task:
         rng = np.random.default_rng([seed, length])
         c = self.config
         if c.eval_sampler == "uniform":
-            return P.sample_uniform(rng, length, n, c.op, c.multiplier_digits)
+            return P.sample_uniform(rng, length, n, c.op, c.multiplier_digits, c.multiplier_exact)
         k = c.multiplier_digits if c.op == "*" else None
-        return P.sample_exact_length(rng, length, n, c.op, k)
+        return P.sample_exact_length(rng, length, n, c.op, k, c.multiplier_exact)
 
     # -- encoding -------------------------------------------------------------------------------
     def example(self, problem: P.Problem) -> Example:

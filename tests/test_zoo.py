@@ -42,9 +42,10 @@ def tiny_zoo(tmp_path, monkeypatch):
 
 
 def _snapshot(folder: Path) -> dict[str, str]:
-    """Every file under ``folder`` (hidden temporaries included) with its sha256."""
+    """Every file under ``folder`` (hidden temporaries included, the writers' empty lock file not) with
+    its sha256."""
     return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != zoo_manifest.LOCK}
 
 
 # -- build / load / verify ------------------------------------------------------------------------
@@ -335,3 +336,27 @@ def test_nb05_ablation_differs_from_the_flagship_only_where_it_says():
             assert e.train.batch_size * e.task.pack == 128 and e.train.steps == flagship.train.steps
             assert e.task.positions == "coupled" and e.task.random_start and e.model.n_layers == 1
             assert (e.task.max_digits, e.task.sampler, e.model.encoding) == (10, "balanced", "learned")
+
+
+def test_concurrent_records_are_all_kept(tmp_path, monkeypatch):
+    """Two writers recording at once (two `zoo train` runs) must not drop each other's records: the
+    read-change-replace of the manifest runs under a lock. A slowed-down reader widens the race."""
+    real_read = zoo_manifest.read_manifest
+
+    def slow_read(assets=None):
+        manifest = real_read(assets)
+        time.sleep(0.002)
+        return manifest
+
+    monkeypatch.setattr(zoo_manifest, "read_manifest", slow_read)
+
+    def writer(prefix: str) -> None:
+        for i in range(20):
+            zoo_manifest.record_in_manifest(f"{prefix}{i}", {"command": "x"}, tmp_path)
+
+    threads = [threading.Thread(target=writer, args=(p,)) for p in "ab"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(zoo_manifest.read_manifest(tmp_path)) == sorted(f"{p}{i}" for p in "ab" for i in range(20))

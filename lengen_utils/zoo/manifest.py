@@ -18,11 +18,18 @@ import threading
 from pathlib import Path
 from typing import Callable, Iterator
 
+try:                      # POSIX: serialise concurrent writers of one manifest (two `zoo train` at once)
+    import fcntl
+except ImportError:       # pragma: no cover - Windows: no lock, single writer assumed
+    fcntl = None
+
 from ..checkpoint import file_sha256
 from .entry import ZooError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = "manifest.json"
+#: The (empty) file whose lock serialises writers of the manifest; it stays in the assets folder.
+LOCK = f".{MANIFEST}.lock"
 #: The default assets folder (``$LENGEN_ASSETS`` when set, else the repository's ``assets/``).
 ASSETS = Path(os.environ.get("LENGEN_ASSETS") or REPO_ROOT / "assets")
 #: Keys every record must hold; ``load`` and ``verify`` need all of them.
@@ -113,8 +120,29 @@ def _write_json(path: Path, manifest: dict) -> None:
         os.fsync(f.fileno())
 
 
+@contextlib.contextmanager
+def manifest_lock(assets: Path | None = None) -> Iterator[None]:
+    """Hold an exclusive lock on the assets folder's manifest while reading, changing and replacing it,
+    so that two processes recording at once cannot drop each other's record."""
+    root = assets_dir(assets)
+    if fcntl is None or not root.is_dir():
+        yield
+        return
+    with open(root / LOCK, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def record_in_manifest(name: str, record: dict, assets: Path | None = None) -> None:
     """Add or replace one record (no asset); other records are kept and the file is replaced atomically."""
+    with manifest_lock(assets):
+        _record_in_manifest(name, record, assets)
+
+
+def _record_in_manifest(name: str, record: dict, assets: Path | None = None) -> None:
     path = manifest_path(assets)
     manifest = read_manifest(assets)
     manifest[name] = record
@@ -156,9 +184,9 @@ def commit(name: str, record: dict, write_asset: Callable[[Path], object], asset
     tmp_asset = final.with_name(f".{final.name}.{tag}.new")
     tmp_manifest = mpath.with_name(f".{MANIFEST}.{tag}.new")
     backup = final.with_name(f".{final.name}.{tag}.old")
-    with sigint_deferred():
+    final.parent.mkdir(parents=True, exist_ok=True)
+    with sigint_deferred(), manifest_lock(root):
         try:
-            final.parent.mkdir(parents=True, exist_ok=True)
             write_asset(tmp_asset)
             record = {**record, "file": final.relative_to(root).as_posix(), "sha256": file_sha256(tmp_asset)}
             manifest = read_manifest(root)

@@ -23,6 +23,7 @@ p.add_argument("--lr", type=float, default=3e-3)
 p.add_argument("--wd", type=float, default=0.0)
 p.add_argument("--sampler", default="balanced")
 p.add_argument("--shift", action="store_true")
+p.add_argument("--exact", action="store_true")    # multiplier_exact: 1..9 (k=1) / 100..999 (k=3), as the paper
 p.add_argument("--rpe_scale", type=float, default=1.0)
 p.add_argument("--clip", type=int, default=0)
 p.add_argument("--rb", type=int, default=0)
@@ -40,7 +41,7 @@ torch.set_num_threads(1)
 F = a.frame
 task_cfg = TaskConfig(op="*", format="sabbaghi", positions="consecutive", sampler=a.sampler, max_digits=a.trained,
                       multiplier_digits=a.k, frame_width=F, random_start=False, max_position=F + a.k + 2,
-                      eval_sampler="exact", shift_augment=a.shift, shift_max_width=(F - 1) if a.shift else None)
+                      eval_sampler="exact", shift_augment=a.shift, multiplier_exact=a.exact, shift_max_width=(F - 1) if a.shift else None)
 model_cfg = ModelConfig(d_model=a.d, n_layers=a.layers, n_heads=a.heads, d_ff=a.dff, causal=False, encoding=a.enc,
                         rpe_max_distance=a.clip or (F + a.k + 2), upe_slots=max(a.k, 1), max_positions=F + a.k + 3,
                         rpe_scale=a.rpe_scale, relative_bias=a.rb > 0, relative_bias_max_distance=max(a.rb, 1), relative_bias_scale=a.rbs)

@@ -14,7 +14,7 @@ import torch
 from lengen_utils.checkpoint import CheckpointError, load_model, save_model
 from lengen_utils.compatibility import check_compatible
 from lengen_utils.device import pick_device, set_cpu_threads
-from lengen_utils.formats import FormatError, decode_answer, encode, ids_to_tokens
+from lengen_utils.formats import VOCAB, FormatError, decode_answer, encode, ids_to_tokens
 from lengen_utils.model import ConfigError, ModelConfig, Transformer
 from lengen_utils.problems import (Problem, ProblemError, max_str_digits, sample_balanced, sample_exact_length,
                                    sample_uniform, shift_with_zeros)
@@ -283,7 +283,7 @@ OPERANDS = {
                                  r"has 6 digits; the frame width l is 5"),
     "prediction of wrong length": (lambda: decode_answer(encode(Problem(653, 49), "cho"), ["2", "0", "7"]), FormatError,
                                    r"predicted has 3 symbols; the example has 14 positions"),
-    "token id past the vocabulary": (lambda: ids_to_tokens([1, 999]), FormatError, r"outside the vocabulary \(ids 0..79\)"),
+    "token id past the vocabulary": (lambda: ids_to_tokens([1, 999]), FormatError, rf"outside the vocabulary \(ids 0..{len(VOCAB) - 1}\)"),
     "unknown format": (lambda: encode(Problem(1, 2), "klingon"), FormatError, r"unknown format 'klingon'; choose one of"),
 }
 

@@ -9,14 +9,41 @@ tell, before any training or evaluation:
 * a learned position table must hold every ID the task may use: IDs ``0..max_position`` need
   ``max_positions >= max_position + 1`` rows.
 * UPE needs one uniform vector per multiplier digit (``upe_slots >= k``).
+* filler text (Sabbaghi Section 3.3) writes the text tokens, so the vocabulary must hold them (the
+  arithmetic heads need the encoder, which ModelConfig and the layout check above already enforce).
+* the minesweeper task (Cho et al. Section 6.2) needs a decoder with two ID channels
+  (``position_channels=2``: row, column) and a vocabulary that holds the mine token ``M``.
 """
 from __future__ import annotations
 
-from .formats import get_format
+from .formats import TOKEN_ID, VOCAB, get_format
 from .model import ConfigError, ModelConfig
 from .tasks import TaskConfig
 
 __all__ = ["check_compatible"]
+
+
+def _check_table(m: ModelConfig, t: TaskConfig, ids: str) -> None:
+    """A learned table needs a row for every ID ``0..max_position`` the task may use."""
+    if m.encoding == "learned" and t.max_position >= m.max_positions:
+        raise ConfigError(f"the task's {ids} reach max_position={t.max_position} but the model's learned "
+                          f"table has max_positions={m.max_positions} rows (IDs 0..{m.max_positions - 1}); "
+                          f"use ModelConfig(max_positions={t.max_position + 1}) or a smaller TaskConfig.max_position")
+
+
+def _check_channels(m: ModelConfig, t: TaskConfig) -> None:
+    """The minesweeper task (Cho et al. Section 6.2) hands a decoder 2 ID channels and the token 'M'."""
+    channels = 2 if t.task == "minesweeper" else 1
+    if m.position_channels != channels:
+        raise ConfigError(f"the {t.task} task gives {channels} position-ID channel(s) per token but the model has "
+                          f"position_channels={m.position_channels}; use ModelConfig(position_channels={channels})")
+    if t.task == "minesweeper":
+        if not m.causal:
+            raise ConfigError("the minesweeper format is read left to right (a decoder); use causal=True")
+        if m.vocab_size <= TOKEN_ID["M"]:
+            raise ConfigError(f"the minesweeper task writes the token 'M' (ID {TOKEN_ID['M']}) but the model's "
+                              f"vocab_size={m.vocab_size}; use ModelConfig(vocab_size={TOKEN_ID['M'] + 1}) or more")
+        _check_table(m, t, "row and column IDs")
 
 
 def check_compatible(model_config: ModelConfig, task_config: TaskConfig) -> None:
@@ -26,6 +53,9 @@ def check_compatible(model_config: ModelConfig, task_config: TaskConfig) -> None
     if not isinstance(task_config, TaskConfig):
         raise ConfigError(f"expected a TaskConfig, got {type(task_config).__name__}")
     m, t = model_config, task_config
+    _check_channels(m, t)
+    if t.task == "minesweeper":
+        return None
     layout = get_format(t.format).layout
     if layout == "decoder" and not m.causal:
         raise ConfigError(f"an encoder (causal=False) on the decoder format {t.format!r} sees the answer in its "
@@ -34,10 +64,10 @@ def check_compatible(model_config: ModelConfig, task_config: TaskConfig) -> None
     if layout == "encoder" and m.causal:
         raise ConfigError(f"a decoder (causal=True) on the encoder format {t.format!r} cannot see the input "
                           f"digits right of an answer position; the encoder format needs causal=False")
-    if m.encoding == "learned" and t.max_position >= m.max_positions:
-        raise ConfigError(f"the task's position IDs reach max_position={t.max_position} but the model's learned "
-                          f"table has max_positions={m.max_positions} rows (IDs 0..{m.max_positions - 1}); "
-                          f"use ModelConfig(max_positions={t.max_position + 1}) or a smaller TaskConfig.max_position")
+    _check_table(m, t, "position IDs")
+    if t.filler_max > 0 and m.vocab_size < len(VOCAB):
+        raise ConfigError(f"filler_max={t.filler_max} writes text tokens (IDs up to {len(VOCAB) - 1}) but the model's "
+                          f"vocab_size={m.vocab_size}; use ModelConfig(vocab_size={len(VOCAB)})")
     if m.encoding == "upe" and t.op == "*":
         k = t.multiplier_digits if t.multiplier_digits is not None else t.max_digits
         if k > m.upe_slots:

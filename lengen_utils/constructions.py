@@ -122,7 +122,7 @@ def build_coupled_adder(n_bits: int = 7) -> Transformer:
     for digit in range(10):
         head[TOKEN_ID[str(digit)], LOGITS + digit] = 1.0
     head[TOKEN_ID["$"], LOGITS + 10] = 1.0
-    for tok in VOCAB:
+    for tok in VOCAB[:head.shape[0]]:   # the model's vocabulary (the board task's 'M' lies beyond it)
         if not (tok.isdigit() or tok == "$"):
             head[TOKEN_ID[tok], ONE] = -OUT
     return model

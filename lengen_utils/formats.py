@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .boards import MINE
 from .problems import Problem, ProblemError, num_digits
 
 DIGITS = tuple("0123456789")
@@ -29,7 +30,12 @@ PAD = "pad"       # Sabbaghi's pad symbol: a real token of the encoder format
 BOS_EOS = "$"
 N_HINTS = 64      # index-hint tokens h0..h63 (Zhou et al. 2024, shown as letters a, b, c, ...)
 HINTS = tuple(f"h{i}" for i in range(N_HINTS))
-VOCAB: tuple[str, ...] = (FILL, *DIGITS, "+", "*", "=", BOS_EOS, PAD, *HINTS)
+ARITHMETIC_VOCAB: tuple[str, ...] = (FILL, *DIGITS, "+", "*", "=", BOS_EOS, PAD, *HINTS)
+BOARD_TOKENS = (MINE,)  # Cho et al. Section 6.2: 'M' marks a mine ('*', an empty cell, is already a token)
+# filler words around the numbers (Sabbaghi Section 3.3, lengen_utils.text_filler)
+TEXT_TOKENS: tuple[str, ...] = ("the", "sum", "of", "and", "is", "what", "so", "then")
+# new tokens go at the end, so every older token keeps its ID (and older checkpoints their meaning)
+VOCAB: tuple[str, ...] = (*ARITHMETIC_VOCAB, *BOARD_TOKENS, *TEXT_TOKENS)
 TOKEN_ID = {tok: i for i, tok in enumerate(VOCAB)}
 FILL_ID = TOKEN_ID[FILL]
 
@@ -68,7 +74,8 @@ class Example:
         """Per supervised position, the power of ten of the answer digit produced there (None: ``$``)."""
         if self.causal:
             return [self.significance[i + 1] if self.roles[i + 1] == "answer" else None for i in self.supervised]
-        return [len(self.tokens) - 1 - i for i in self.supervised]
+        n = len(self.supervised)   # the answer block, read right to left (text may follow it: text_filler)
+        return [n - 1 - k for k in range(n)]
 
     def text(self) -> str:
         """The sequence as a compact string, e.g. ``$653+049=2070$``."""
@@ -88,9 +95,11 @@ def render(tokens) -> str:
             out.append("·")
         elif tok == FILL:
             out.append("")
+        elif tok in TEXT_TOKENS:   # filler words stand apart: "the ··12+·345 so"
+            out.append(f" {tok} ")
         else:
             out.append(tok)
-    return "".join(out)
+    return " ".join("".join(out).split())
 
 
 @dataclass(frozen=True)
@@ -321,7 +330,8 @@ def ids_to_tokens(ids) -> list[str]:
 
 
 __all__ = [
-    "VOCAB", "TOKEN_ID", "FILL", "FILL_ID", "PAD", "BOS_EOS", "HINTS", "FORMATS", "FormatSpec", "Example",
+    "VOCAB", "TEXT_TOKENS", "TOKEN_ID", "FILL", "FILL_ID", "PAD", "BOS_EOS", "HINTS", "FORMATS",
+    "FormatSpec", "Example",
     "FormatError", "ProblemError", "encode", "decode_answer", "get_format", "answer_width", "render",
     "tokens_to_ids", "ids_to_tokens", "sabbaghi_sigma", "sigma_indices",
 ]

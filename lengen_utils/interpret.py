@@ -12,6 +12,10 @@
 * :func:`attention_maps`: the attention weights of every layer for one problem, and its tokens.
 * :func:`relative_vectors`: the learned relative vectors p_{j-i} of every layer of an RPE/UPE model
   (Sabbaghi Figure 11).
+* :func:`positional_maps`: the same together with UPE's uniform vectors c_r (Figures 11 and 12), with
+  the measures notebook 04 reads off them (norm per offset, :func:`effective_offsets`);
+* :func:`vector_table`: which vector (p_d or c_r) each (query, key) pair of one example uses in a UPE
+  layer (eq. 3.3), read from the encoding module itself.
 
 This module runs models and returns arrays; :mod:`lengen_utils.plots` draws them.
 """
@@ -24,6 +28,8 @@ import numpy as np
 import torch
 
 from .formats import render
+from .model import ModelConfig
+from .model.encodings import UniformKeys
 from .problems import Problem
 
 
@@ -171,4 +177,110 @@ def attention_maps(model, task, problem: Problem) -> tuple[list[np.ndarray], lis
     return [w[0, :, :n, :n].float().cpu().numpy() for w in weights], [render([t]) or " " for t in ex.tokens]
 
 
-__all__ = ["attention_maps", "relative_vectors", "attention_mass_by_id_offset", "role_labels", "mean_attention", "OffsetAttention", "sigma_rel", "attention_by_offset"]
+@dataclass
+class PositionalMaps:
+    """The learned position vectors of an RPE or UPE model, per layer (Sabbaghi Figures 11 and 12).
+
+    ``p[layer]`` is ``[2K+1, d_head]``: row ``K + d`` is p_d, added to the key ``d = j - i`` positions
+    after the query, counted left to right in the input (Sabbaghi count right to left, so their
+    P_{-1}, "one position back", the next less significant digit, is our p_{+1}). ``c[layer]`` is
+    ``[S, d_head]``: c_1..c_S, the uniform vectors of the multiplier digits (UPE; no rows for RPE).
+    """
+
+    encoding: str
+    p: list[np.ndarray]
+    c: list[np.ndarray]
+
+    @property
+    def max_distance(self) -> int:
+        return (self.p[0].shape[0] - 1) // 2
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """The offsets d = j - i of the rows of ``p``."""
+        return np.arange(-self.max_distance, self.max_distance + 1)
+
+    def norms(self, layer: int) -> np.ndarray:
+        """``||p_d||`` for every offset of one layer, in the order of :attr:`offsets`."""
+        return np.linalg.norm(self.p[layer], axis=1)
+
+    def uniform_norms(self, layer: int) -> np.ndarray:
+        """``||c_r||``, r = 1..S, of one layer (empty for RPE)."""
+        return np.linalg.norm(self.c[layer], axis=1)
+
+    def largest(self, layer: int, k: int = 3) -> list[int]:
+        """The ``k`` offsets d whose vectors p_d have the largest norms in ``layer``, largest first."""
+        return [int(d) for d in self.offsets[np.argsort(self.norms(layer))[::-1][:k]]]
+
+
+def positional_maps(model) -> PositionalMaps:
+    """:class:`PositionalMaps` of an ``rpe`` or ``upe`` model (the vectors as used in attention, i.e.
+    times ``rpe_scale``); any other encoding raises a ``ValueError`` naming it."""
+    p = relative_vectors(model)
+    c = []
+    for block in model.blocks:
+        for mod in block.attn.biases:
+            if hasattr(mod, "vectors"):
+                table = getattr(mod, "uniform_table", None)
+                d_head = mod.vectors.shape[1]
+                c.append(table[1:].detach().float().cpu().numpy() if table is not None else np.zeros((0, d_head)))
+                break
+    return PositionalMaps(model.cfg.encoding, p, c)
+
+
+def effective_offsets(norms: Sequence[float]) -> float:
+    """How many offsets share the positional signal: the participation ratio ``1 / sum(w_d^2)`` of the
+    shares ``w_d = ||p_d||^2 / sum ||p||^2``. 1 when one vector carries everything, ``n`` when ``n``
+    vectors are equal; a lower value is a less dispersed map (Appendix C.3's comparison, as a number)."""
+    sq = np.asarray(norms, dtype=float) ** 2
+    if sq.ndim != 1 or not len(sq) or not np.isfinite(sq).all():
+        raise ValueError(f"effective_offsets needs a non-empty 1-D array of finite norms, got shape {sq.shape}")
+    if sq.sum() == 0:
+        raise ValueError("effective_offsets: every vector is zero, no signal to share")
+    w = sq / sq.sum()
+    return float(1.0 / (w ** 2).sum())
+
+
+@dataclass
+class VectorTable:
+    """Which position vector each (query, key) pair of one example uses (eq. 2.1 with eq. 3.3).
+
+    ``labels[i][j]`` is ``"p_{d}"`` (relative vector, d = id_j - id_i) or ``"c_{r}"`` (uniform vector of
+    the multiplier digit with slot r); ``tokens`` are the example's tokens, ``slots`` its UPE slots."""
+
+    tokens: list[str]
+    labels: list[list[str]]
+    slots: list[int]
+
+
+@torch.no_grad()
+def vector_table(task, problem: Problem, *, max_distance: int | None = None) -> VectorTable:
+    """Ask a :class:`~lengen_utils.model.encodings.UniformKeys` module which vector each pair uses.
+
+    The module is built for ``task`` (UPE slots from :func:`~lengen_utils.positions.uniform_slots`, the
+    task's position IDs) with p_d and c_r set to tell-tale values (the first element of p_d is its row
+    index, of c_r ``10_000 + r``) and a query that reads that element, so the score bias it returns *is*
+    the index of the vector it used. ``max_distance`` clips as ``rpe_max_distance`` does (default:
+    the length of the example, nothing clipped)."""
+    batch = task.batch([problem])
+    ex = batch.examples[0]
+    slots = batch.uniform_slots if batch.uniform_slots is not None else torch.zeros_like(batch.position_ids)
+    S = max(1, int(slots.max()))
+    K = max_distance if max_distance is not None else len(ex)
+    cfg = ModelConfig(d_model=4, n_heads=1, d_ff=4, n_layers=1, causal=False, encoding="upe", upe_slots=S,
+                      rpe_max_distance=K)
+    mod = UniformKeys(cfg)
+    mod.vectors.zero_()
+    mod.vectors[:, 0] = torch.arange(2 * K + 1, dtype=torch.float)
+    mod.uniform.zero_()
+    mod.uniform[:, 0] = 10_000 + torch.arange(S + 1, dtype=torch.float)
+    T = len(ex)
+    q = torch.zeros(1, 1, T, 4)
+    q[..., 0] = 2.0                      # sqrt(d_head): undoes the 1/sqrt(d_head) of the score
+    code = mod(q, batch.position_ids, batch.position_ids, slots)[0, 0].round().long().tolist()
+    labels = [[f"c_{{{v - 10_000}}}" if v >= 10_000 else f"p_{{{v - K}}}" for v in row] for row in code]
+    return VectorTable([render([t]) or " " for t in ex.tokens], labels, slots[0].tolist())
+
+
+__all__ = ["PositionalMaps", "positional_maps", "effective_offsets", "VectorTable", "vector_table",
+           "attention_maps", "relative_vectors", "attention_mass_by_id_offset", "role_labels", "mean_attention", "OffsetAttention", "sigma_rel", "attention_by_offset"]

@@ -11,16 +11,22 @@ import numpy as np
 import torch
 
 from . import problems as P
+from .board_format import BOARD_FORMATS, encode_board
+from .boards import sample_boards, sample_square_boards
 from .complexity_sampling import sample_mixed_complexity, sample_uniform_over_complexity
 from .constants import EVAL_SEED, IGNORE_INDEX
 from .formats import FILL_ID, FORMATS, Example, encode, get_format, tokens_to_ids
 from .positions import SCHEMES, PositionRangeError, PositionScheme, uniform_slots
+from .positions2d import BOARD_SCHEMES, BoardPositions
+from .text_filler import add_filler, filler_config_problem, filler_rng, frame_ids
 
 SAMPLERS = ("uniform", "exact", "balanced", "uniform_complexity", "mixed_complexity")
 # uniform_complexity / mixed_complexity (addition only): Sabbaghi C3, see lengen_utils.complexity
 COMPLEXITY_SAMPLERS = ("uniform_complexity", "mixed_complexity")
 #: Largest position ID a default task uses; a default model's table has rows 0..DEFAULT_MAX_POSITION.
 DEFAULT_MAX_POSITION = 64
+#: "arithmetic" (a Problem: a + b, a x b) or "minesweeper" (a Board, Cho et al. Section 6.2)
+TASKS = ("arithmetic", "minesweeper")
 
 
 class ConfigError(ValueError):
@@ -66,10 +72,15 @@ class TaskConfig:
     digits; for multiplication, the multiplicand ``a``). ``frame_width`` is Sabbaghi's l.
     ``shift_augment`` is Sabbaghi's A3: append zeros to both operands (M3: to the multiplicand) so that
     the numbers slide to random places of the frame. ``max_position`` is the largest position ID the
-    task may use (Cho's max_pos): a learned table needs ``max_position + 1`` rows.
+    task may use (Cho's max_pos): a learned table needs ``max_position + 1`` rows. ``filler_max`` puts 0..N
+    random text tokens before, between and after the operands (Sabbaghi Section 3.3, :mod:`.text_filler`).
 
     Every field is checked when the config is built, and so is the longest training problem: it must fit
-    the frame and the position IDs ``1..max_position``."""
+    the frame and the position IDs ``1..max_position``.
+
+    ``task="minesweeper"`` (Cho et al. Section 6.2) trains on boards of ``min_digits..max_digits`` cells per
+    side (width and height drawn apart) in the ``minesweeper`` format with ``coupled2d`` IDs (row, column);
+    an evaluation length is the width of a square test board."""
 
     op: str = "+"
     format: str = "cho"
@@ -86,9 +97,14 @@ class TaskConfig:
     pack: int = 1
     shift_max_width: int | None = None   # shift_augment: widest shifted number (default: the frame width)
     multiplier_exact: bool = False       # multiplier of exactly multiplier_digits digits (1..9 for one), Sabbaghi
+    filler_max: int = 0                  # Sabbaghi 3.3: 0..filler_max text tokens before a, between, after b
+    task: str = "arithmetic"             # "minesweeper": boards with min_digits..max_digits cells per side
 
     def __post_init__(self) -> None:
         own = "TaskConfig"
+        check_choice(own, "task", self.task, TASKS)
+        if self.task == "minesweeper":
+            return self._check_board_task()
         check_choice(own, "op", self.op, P.OPERATIONS, "operation")
         check_choice(own, "format", self.format, FORMATS)
         check_choice(own, "positions", self.positions, SCHEMES, "position scheme")
@@ -124,6 +140,35 @@ class TaskConfig:
             what = "max_digits" if width == self.max_digits else "the shifted width"
             raise ConfigError(f"{what}={width} exceeds the frame: frame_width l={self.frame_width}")
         self._check_positions_fit(width)
+        self._check_filler()
+
+    def _check_filler(self) -> None:
+        """Filler text (:mod:`~lengen_utils.text_filler`): a whole number >= 0 that the format supports."""
+        check_int("TaskConfig", "filler_max", self.filler_max, minimum=0)
+        problem = filler_config_problem(self.format, self.op, self.positions, self.frame_width, self.filler_max,
+                                        self.max_position)
+        if problem:
+            raise ConfigError(problem)
+
+    def _check_board_task(self) -> None:
+        """Minesweeper (Cho et al. Section 6.2): training boards have min_digits..max_digits cells per side
+        (width and height drawn apart); an evaluation "length" is the width of a square board."""
+        own, defaults = "TaskConfig", TaskConfig()
+        check_choice(own, "format", self.format, BOARD_FORMATS, "board format")
+        check_choice(own, "positions", self.positions, BOARD_SCHEMES, "board position scheme")
+        for name in ("min_digits", "max_digits", "max_position"):
+            check_int(own, name, getattr(self, name))
+        check_bool(own, "random_start", self.random_start)
+        unused = [n for n in ("op", "multiplier_digits", "frame_width", "shift_augment", "pack", "shift_max_width",
+                              "multiplier_exact", "filler_max") if getattr(self, n) != getattr(defaults, n)]
+        if unused:
+            raise ConfigError(f"{unused} are arithmetic options; the minesweeper task leaves them at their defaults")
+        if self.min_digits > self.max_digits:
+            raise ConfigError(f"min_digits={self.min_digits} exceeds max_digits={self.max_digits} (board sides)")
+        if self.max_digits + 1 > self.max_position:
+            raise ConfigError(f"boards of {self.max_digits} cells per side need position IDs up to "
+                              f"{self.max_digits + 1} in each channel, but the IDs stop at "
+                              f"max_position={self.max_position}")
 
     @property
     def train_width(self) -> int:
@@ -169,15 +214,17 @@ class Batch:
     key_padding: torch.Tensor
     uniform_slots: torch.Tensor | None
     examples: list[Example]
+    number_ids: torch.Tensor | None = None   # encoder format: frame IDs, 0 for text (text_filler.frame_ids)
 
     def to(self, device: torch.device | str) -> "Batch":
         move = lambda t: None if t is None else t.to(device, non_blocking=True)  # noqa: E731
         return Batch(move(self.tokens), move(self.targets), move(self.position_ids), move(self.key_padding),
-                     move(self.uniform_slots), self.examples)
+                     move(self.uniform_slots), self.examples, number_ids=move(self.number_ids))
 
     def model_inputs(self) -> dict:
         return {"tokens": self.tokens, "position_ids": self.position_ids, "key_padding": self.key_padding,
-                "uniform_slots": self.uniform_slots}
+                "uniform_slots": self.uniform_slots,
+                **({} if self.number_ids is None else {"number_ids": self.number_ids})}
 
 
 def collate(examples: list[Example], position_ids: list[list[int]], with_slots: bool = False) -> Batch:
@@ -186,7 +233,9 @@ def collate(examples: list[Example], position_ids: list[list[int]], with_slots: 
     B = len(examples)
     tokens = torch.full((B, T), FILL_ID, dtype=torch.long)
     targets = torch.full((B, T), IGNORE_INDEX, dtype=torch.long)
-    pos = torch.zeros((B, T), dtype=torch.long)
+    first = position_ids[0][0] if position_ids and position_ids[0] else 0
+    channels = () if isinstance(first, (int, np.integer)) else (len(first),)   # (row, column) IDs: [B, T, 2]
+    pos = torch.zeros((B, T, *channels), dtype=torch.long)
     keep = torch.zeros((B, T), dtype=torch.bool)
     slots = torch.zeros((B, T), dtype=torch.long) if with_slots else None
     for b, (ex, ids) in enumerate(zip(examples, position_ids)):
@@ -209,11 +258,15 @@ class Task:
             raise ConfigError(f"Task needs a TaskConfig, got {type(config).__name__}; "
                               f"use TaskConfig.from_dict for a dict")
         self.config = config
-        self.scheme = PositionScheme(config.positions, config.random_start, config.max_position)
+        self.board = config.task == "minesweeper"
+        scheme = BoardPositions if self.board else PositionScheme
+        self.scheme = scheme(config.positions, config.random_start, config.max_position)
 
     # -- problems -------------------------------------------------------------------------------
     def sample_train_problems(self, rng: np.random.Generator, n: int) -> list[P.Problem]:
         c = self.config
+        if self.board:
+            return sample_boards(rng, n, c.min_digits, c.max_digits)
         if c.sampler == "uniform":
             probs = P.sample_uniform(rng, c.max_digits, n, c.op, c.multiplier_digits, c.multiplier_exact)
         elif c.sampler == "exact":
@@ -238,24 +291,38 @@ class Task:
         """A fixed test set: operands of exactly ``length`` digits (or uniform below ``10**length``)."""
         rng = np.random.default_rng([seed, length])
         c = self.config
+        if self.board:               # square boards of side `length`, as in Cho et al.'s Figure 10
+            return sample_square_boards(rng, length, n)
         if c.eval_sampler == "uniform":
             return P.sample_uniform(rng, length, n, c.op, c.multiplier_digits, c.multiplier_exact)
         k = c.multiplier_digits if c.op == "*" else None
         return P.sample_exact_length(rng, length, n, c.op, k, c.multiplier_exact)
 
     # -- encoding -------------------------------------------------------------------------------
-    def example(self, problem: P.Problem) -> Example:
+    def example(self, problem: P.Problem, rng: np.random.Generator | None = None) -> Example:
+        """``problem`` in the task's format; with ``filler_max`` its filler text is drawn from ``rng``
+        (training) or fixed by the problem (evaluation, :func:`~lengen_utils.text_filler.filler_rng`)."""
         c = self.config
-        return encode(problem, c.format, frame_width=c.frame_width, multiplier_digits=c.multiplier_digits)
+        if self.board:
+            return encode_board(problem, c.format)
+        example = encode(problem, c.format, frame_width=c.frame_width, multiplier_digits=c.multiplier_digits)
+        if c.filler_max:
+            example = add_filler(example, rng if rng is not None else filler_rng(problem), c.filler_max)
+        return example
 
     def position_ids(self, example: Example, rng: np.random.Generator | None = None) -> list[int]:
         return self.scheme.assign(example, rng)
 
     def batch(self, problems: list[P.Problem], rng: np.random.Generator | None = None) -> Batch:
         """Encode ``problems``; with ``rng`` the position starts are random (training), else fixed."""
-        examples = [self.example(p) for p in problems]
+        examples = [self.example(p, rng) for p in problems]
         ids = [self.position_ids(e, rng) for e in examples]
-        return collate(examples, ids, with_slots=self.config.op == "*")
+        batch = collate(examples, ids, with_slots=self.config.op == "*")
+        if not self.board and get_format(self.config.format).layout == "encoder":   # the arithmetic heads' index (text_filler)
+            batch.number_ids = torch.zeros_like(batch.position_ids)
+            for b, e in enumerate(examples):
+                batch.number_ids[b, :len(e)] = torch.tensor(frame_ids(e))
+        return batch
 
     def train_batch(self, rng: np.random.Generator, batch_size: int) -> Batch:
         """``batch_size`` training sequences (each holding ``config.pack`` problems)."""

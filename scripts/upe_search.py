@@ -25,6 +25,7 @@ p.add_argument("--sampler", default="balanced")
 p.add_argument("--shift", action="store_true")
 p.add_argument("--exact", action="store_true")    # multiplier_exact: 1..9 (k=1) / 100..999 (k=3), as the paper
 p.add_argument("--rpe_scale", type=float, default=1.0)
+p.add_argument("--dropout", type=float, default=0.0)   # the paper's BERT uses 0.1
 p.add_argument("--clip", type=int, default=0)
 p.add_argument("--rb", type=int, default=0)
 p.add_argument("--rbs", type=float, default=10.0)
@@ -44,7 +45,7 @@ task_cfg = TaskConfig(op="*", format="sabbaghi", positions="consecutive", sample
                       eval_sampler="exact", shift_augment=a.shift, multiplier_exact=a.exact, shift_max_width=(F - 1) if a.shift else None)
 model_cfg = ModelConfig(d_model=a.d, n_layers=a.layers, n_heads=a.heads, d_ff=a.dff, causal=False, encoding=a.enc,
                         rpe_max_distance=a.clip or (F + a.k + 2), upe_slots=max(a.k, 1), max_positions=F + a.k + 3,
-                        rpe_scale=a.rpe_scale, relative_bias=a.rb > 0, relative_bias_max_distance=max(a.rb, 1), relative_bias_scale=a.rbs)
+                        rpe_scale=a.rpe_scale, dropout=a.dropout, relative_bias=a.rb > 0, relative_bias_max_distance=max(a.rb, 1), relative_bias_scale=a.rbs)
 train_cfg = TrainConfig(steps=a.steps, batch_size=a.bs, lr=a.lr, weight_decay=a.wd, warmup_steps=100, seed=a.seed)
 torch.manual_seed(a.seed)
 model = Transformer(model_cfg)
@@ -58,6 +59,7 @@ def cb(step, loss):
         return
     em = evaluate_length(model, task, a.val_len, a.val_n, seed=12345).exact_match
     best["curve"].append((step, round(100 * em, 1)))
+    print(f"step {step} loss {loss:.4f} val EM {100 * em:.1f} ({time.time() - t0:.0f} s)", flush=True)
     if em >= best["em"]:
         best.update(em=em, step=step, state=copy.deepcopy(model.state_dict()))
     model.train()

@@ -86,7 +86,7 @@ class Oracle(torch.nn.Module):
     def device(self):
         return self.dummy.device
 
-    def forward(self, tokens, position_ids, key_padding=None, uniform_slots=None):
+    def forward(self, tokens, position_ids, key_padding=None, uniform_slots=None, number_ids=None):
         logits = torch.zeros(*tokens.shape, 80)
         tgt = self.batch.targets.clamp(min=0)
         logits.scatter_(-1, tgt[..., None], 1.0)

@@ -25,6 +25,7 @@ from ..constants import EVAL_SEED, IGNORE_INDEX
 from ..device import autocast
 from ..formats import FormatError, decode_answer, ids_to_tokens
 from ..model import Transformer, greedy_decode
+from ..boards import Board
 from ..problems import Problem
 from ..tasks import Batch, Task
 
@@ -58,7 +59,7 @@ def check_problems(problems: Iterable[Problem], caller: str) -> list[Problem]:
     if not problems:
         raise EvaluationError(f"{caller} needs at least one problem, got an empty list")
     for i, p in enumerate(problems):
-        if not isinstance(p, Problem):
+        if not isinstance(p, (Problem, Board)):   # a Board: the minesweeper task (Cho et al. Section 6.2)
             raise EvaluationError(f"{caller} takes Problem objects; item {i} is {p!r} ({type(p).__name__})")
     return problems
 

@@ -23,6 +23,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .arithmetic_heads import ArithmeticKeys
 from .cache import KVCache
 from .config import ModelConfig
 from .encodings import RotaryPositions, attention_biases
@@ -50,14 +51,16 @@ class SelfAttention(nn.Module):
         self.out = nn.Linear(cfg.d_model, cfg.d_model, bias=False)
         self.biases = attention_biases(cfg)
         self.rotary = RotaryPositions(cfg) if cfg.encoding == "rope" else None
+        self.arithmetic = ArithmeticKeys(cfg) if cfg.arithmetic_heads else None   # Sabbaghi 3.3
 
     def forward(self, x: torch.Tensor, position_ids: torch.Tensor, key_padding: torch.Tensor | None = None,
                 uniform_slots: torch.Tensor | None = None, return_weights: bool = False,
-                cache: KVCache | None = None, layer: int = 0):
+                cache: KVCache | None = None, layer: int = 0, number_ids: torch.Tensor | None = None):
         """``x`` ``[B, Tq, d_model]`` for the newest ``Tq`` positions (all of them without a cache).
 
         ``position_ids``, ``key_padding`` (True: real token) and ``uniform_slots`` describe those
         positions; with ``cache`` the keys' are read from it (it already holds this call's inputs).
+        ``number_ids`` (frame IDs, 0 for text) index the arithmetic heads' vectors, if the model has any.
         """
         B, T, _ = x.shape
         H, Dh = self.cfg.n_heads, self.cfg.d_head
@@ -76,6 +79,9 @@ class SelfAttention(nn.Module):
         bias = None
         for module in self.biases:
             term = module(q, position_ids, key_ids, key_slots, query_start)
+            bias = term if bias is None else bias + term
+        if self.arithmetic is not None:   # encoder only (ModelConfig): no cache, queries = keys
+            term = self.arithmetic(q, number_ids)
             bias = term if bias is None else bias + term
 
         if return_weights:

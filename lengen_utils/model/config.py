@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-from ..formats import VOCAB
+from ..formats import ARITHMETIC_VOCAB
 from ..tasks import DEFAULT_MAX_POSITION, ConfigError, check_bool, check_choice, check_int, config_from_dict
 
 ENCODINGS = ("none", "learned", "sinusoidal", "rpe", "upe", "rope", "alibi")
@@ -28,13 +28,15 @@ class ModelConfig:
     (stored parameter x scale): under Adam this multiplies their effective learning rate, so a few
     thousand steps can build a bias gap large enough to stay sharp among many distractors.
     ``rpe_scale`` does the same for the RPE/UPE key vectors (``p = rpe_scale x parameter``).
+    ``arithmetic_heads=h`` (encoder only): the first h heads of every layer add relative key vectors among
+    the number tokens only, indexed by frame IDs (Sabbaghi Section 3.3, :mod:`.arithmetic_heads`).
 
     ``max_positions`` is the number of rows of the learned table (IDs ``0..max_positions-1``); its
     default is one more than :class:`~lengen_utils.tasks.TaskConfig`'s default ``max_position``, so the
     two defaults work together.
     """
 
-    vocab_size: int = len(VOCAB)
+    vocab_size: int = len(ARITHMETIC_VOCAB)  # the board task's 'M' needs len(formats.VOCAB)
     d_model: int = 64
     n_layers: int = 1
     n_heads: int = 4
@@ -52,6 +54,8 @@ class ModelConfig:
     norm: str = "layernorm"           # "layernorm", "rmsnorm" or "none" (hand-built weights)
     activation: str = "gelu"          # MLP non-linearity: "gelu" or "relu"
     rope_base: float = 10000.0
+    arithmetic_heads: int = 0         # Sabbaghi 3.3: first h heads: RPE among number tokens (arithmetic_heads.py)
+    position_channels: int = 1        # 2: (row, column) IDs [B, T, 2], one learned table each (Cho et al. 6.2)
 
     def __post_init__(self) -> None:
         own = "ModelConfig"
@@ -70,13 +74,39 @@ class ModelConfig:
                 raise ConfigError(f"{own}.{name} must be a finite number > 0, got {value!r}")
         if isinstance(self.dropout, bool) or not isinstance(self.dropout, (int, float)) or not 0 <= self.dropout < 1:
             raise ConfigError(f"{own}.dropout must be a probability in [0, 1), got {self.dropout!r}")
-        if self.vocab_size < len(VOCAB):
+        if self.vocab_size < len(ARITHMETIC_VOCAB):
             raise ConfigError(f"vocab_size={self.vocab_size} is smaller than the course vocabulary "
-                              f"({len(VOCAB)} tokens: digits, operators, $, pad, index hints)")
+                              f"({len(ARITHMETIC_VOCAB)} tokens: digits, operators, $, pad, index hints)")
         if self.d_model % self.n_heads:
             raise ConfigError(f"d_model={self.d_model} must be divisible by n_heads={self.n_heads}")
         if self.encoding == "rope" and (self.d_model // self.n_heads) % 2:
             raise ConfigError(f"rope needs an even head dimension; d_model/n_heads = {self.d_model // self.n_heads}")
+        self._check_arithmetic_heads()
+        self._check_position_channels()
+
+    def _check_position_channels(self) -> None:
+        """Several ID channels (Cho et al.'s 2-D coupling) are summed from one learned table each, or ignored
+        by NoPE; the pairwise encodings read one ID per token."""
+        check_int("ModelConfig", "position_channels", self.position_channels)
+        c = self.position_channels
+        if c > 1 and (self.encoding not in ("learned", "none") or self.relative_bias or self.arithmetic_heads):
+            raise ConfigError(f"position_channels={c} works with encoding 'learned' (one table per channel) or "
+                              f"'none' (NoPE), without relative_bias or arithmetic_heads; got encoding="
+                              f"{self.encoding!r}, relative_bias={self.relative_bias}")
+
+    def _check_arithmetic_heads(self) -> None:
+        """Arithmetic heads (Sabbaghi Section 3.3): 0..n_heads of them, in an encoder whose other heads read
+        an input encoding (APE), not a pairwise one."""
+        check_int("ModelConfig", "arithmetic_heads", self.arithmetic_heads, minimum=0)
+        h = self.arithmetic_heads
+        if h > self.n_heads:
+            raise ConfigError(f"arithmetic_heads={h} exceeds n_heads={self.n_heads}")
+        if h and self.causal:
+            raise ConfigError(f"arithmetic_heads={h} is implemented for the encoder (causal=False, the sabbaghi "
+                              f"format), not a decoder")
+        if h and self.encoding not in ("learned", "sinusoidal", "none"):
+            raise ConfigError(f"arithmetic_heads={h}: the other heads read positions from the input encoding; use "
+                              f"encoding 'learned' (APE), 'sinusoidal' or 'none', not {self.encoding!r}")
 
     @property
     def d_head(self) -> int:

@@ -44,6 +44,21 @@ class LearnedPositions(nn.Module):
         return self.table(position_ids)
 
 
+class ChannelPositions(nn.Module):
+    """Learned positions for IDs with several channels ``[B, T, C]`` (Cho et al. Section 6.2: row and
+    column): one table per channel, looked up with that channel's IDs, and the C vectors summed."""
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.tables = nn.ModuleList(nn.Embedding(cfg.max_positions, cfg.d_model)
+                                    for _ in range(cfg.position_channels))
+        for table in self.tables:
+            nn.init.normal_(table.weight, std=0.02)
+
+    def forward(self, position_ids: torch.Tensor) -> torch.Tensor:
+        return sum(table(position_ids[..., c]) for c, table in enumerate(self.tables))
+
+
 class SinusoidalPositions(nn.Module):
     """Fixed sinusoids of the position IDs (Vaswani et al.); defined for any ID."""
 
@@ -176,6 +191,8 @@ class RotaryPositions(nn.Module):
 
 def input_encoding(cfg: ModelConfig) -> nn.Module | None:
     """The encoding added to token embeddings, if the config uses one."""
+    if cfg.encoding == "learned" and cfg.position_channels > 1:
+        return ChannelPositions(cfg)
     return {"learned": LearnedPositions, "sinusoidal": SinusoidalPositions}.get(cfg.encoding, lambda c: None)(cfg)
 
 

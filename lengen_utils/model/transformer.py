@@ -47,8 +47,10 @@ class Block(nn.Module):
                                  nn.Dropout(cfg.dropout))
 
     def forward(self, x, position_ids, key_padding=None, uniform_slots=None, return_weights=False, cache=None,
-                layer=0):
-        a, w = self.attn(self.norm1(x), position_ids, key_padding, uniform_slots, return_weights, cache, layer)
+                layer=0, number_ids=None):
+        extra = {} if number_ids is None else {"number_ids": number_ids}   # only models with arithmetic heads
+        a, w = self.attn(self.norm1(x), position_ids, key_padding, uniform_slots, return_weights, cache, layer,
+                         **extra)
         x = x + a
         x = x + self.mlp(self.norm2(x))
         return x, w
@@ -76,7 +78,15 @@ class Transformer(nn.Module):
 
     def check_positions(self, position_ids: torch.Tensor) -> None:
         """Raise a clear error when an ID falls outside the learned table (instead of an index error)."""
-        if self.cfg.encoding == "learned" and position_ids.numel():
+        if self.cfg.encoding == "learned" and self.cfg.position_channels > 1 and position_ids.numel():
+            for c in range(self.cfg.position_channels):    # name the channel (row, column) that overflows
+                ids = position_ids[..., c]
+                if int(ids.max()) >= self.cfg.max_positions or int(ids.min()) < 0:
+                    raise PositionRangeError(
+                        f"position ID {int(ids.max())} of channel {c} (of {self.cfg.position_channels}) is outside "
+                        f"this model's learned table (IDs 0..{self.cfg.max_positions - 1}); the input is larger "
+                        f"than the model was built for")
+        elif self.cfg.encoding == "learned" and position_ids.numel():
             top = int(position_ids.max())
             if top >= self.cfg.max_positions or int(position_ids.min()) < 0:
                 raise PositionRangeError(
@@ -96,12 +106,16 @@ class Transformer(nn.Module):
 
     def forward(self, tokens: torch.Tensor, position_ids: torch.Tensor, key_padding: torch.Tensor | None = None,
                 uniform_slots: torch.Tensor | None = None, return_attention: bool = False,
-                cache: KVCache | None = None):
+                cache: KVCache | None = None, number_ids: torch.Tensor | None = None):
         """Logits ``[B, T, vocab]`` for every position; with ``return_attention`` also a list of
         ``[B, H, T, Tk]`` weights. With ``cache`` (decoder only) the inputs are the next ``T``
-        positions after those already in the cache, and the logits are theirs."""
-        if tokens.shape != position_ids.shape:
-            raise ValueError(f"tokens {tuple(tokens.shape)} and position_ids {tuple(position_ids.shape)} differ in shape")
+        positions after those already in the cache, and the logits are theirs. ``number_ids`` (frame IDs of
+        the encoder format, 0 for text) feed the arithmetic heads, if any (Sabbaghi Section 3.3)."""
+        channels = self.cfg.position_channels
+        expected = tokens.shape if channels == 1 else (*tokens.shape, channels)
+        if tuple(position_ids.shape) != tuple(expected):
+            raise ValueError(f"position_ids {tuple(position_ids.shape)} should have shape {tuple(expected)} for tokens "
+                             f"{tuple(tokens.shape)} and position_channels={channels}")
         if cache is not None:
             if not self.cfg.causal:
                 raise ValueError("a KV cache is for a causal decoder; an encoder reads its whole input at once")
@@ -113,7 +127,7 @@ class Transformer(nn.Module):
             x = x + self.position(position_ids).to(x.dtype)
         weights = []
         for i, block in enumerate(self.blocks):
-            x, w = block(x, position_ids, key_padding, uniform_slots, return_attention, cache, i)
+            x, w = block(x, position_ids, key_padding, uniform_slots, return_attention, cache, i, number_ids)
             weights.append(w)
         if cache is not None:
             cache.advance()

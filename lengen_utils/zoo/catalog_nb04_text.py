@@ -1,4 +1,75 @@
-"""Zoo entries of notebook 04, Section 3.3 of Sabbaghi et al.: arithmetic inside text (filler tokens)."""
+"""Zoo entries of notebook 04, Section 3.3 of Sabbaghi et al.: arithmetic inside text (filler tokens).
+
+Task: Sabbaghi's addition format (eq. 3.1) in a frame of l = ``NB04T_FRAME`` places, operands of 1..5
+digits (balanced lengths) shifted by zeros to at most l-1 digits (A3), as notebook 03's
+``nb03-rpe-shift-l5``; with text, 0..``NB04T_FILLER`` random words (lengen_utils.formats.TEXT_TOKENS) before
+``a``, between ``a`` and ``+``, and after ``b`` (:mod:`lengen_utils.text_filler`), in training and in the
+tests (each test problem's words are fixed by the problem).
+
+Model: notebook 03's encoder (2 layers, 4 heads, d_model 64, d_ff 128, 2,500 steps of 64, lr 3e-3) with
+learned absolute positions over the raw positions (APE, text included) and ``arithmetic_heads = 2``:
+in every layer the first 2 heads add relative key vectors indexed by the frame-ID difference (the
+significance difference) among number tokens only (:mod:`lengen_utils.model.arithmetic_heads`).
+
+* ``nb04-text-add-s*``   text + arithmetic heads (Figure 7a at CPU scale);
+* ``nb04-notext-add-s*`` the same model on the same numbers without text (the baseline);
+* ``nb04-text-ape-s0``   text, APE only (no arithmetic heads): what the arithmetic heads add.
+
+The "original implementation in Figure 2b" that Sabbaghi et al. compare Figure 7a with is notebook 03's
+``nb03-rpe-shift-l5`` (RPE in every head, no APE, no text; frame l = 22).
+
+Departures from the paper: 0..5 words per gap instead of "up to 20"; a 2-layer, 4-head CPU model whose
+arithmetic heads are 2 of the 4 (the paper adds heads to a 6-layer, 8-head BERT); frame l = 16 (tests
+to 16 digits, 3x the trained length at 15); final checkpoints, no selection on a validation set.
+"""
 from __future__ import annotations
 
-from .registry import register  # noqa: F401
+from ..formats import VOCAB
+from ..model import ModelConfig
+from ..tasks import TaskConfig
+from ..text_filler import filled_length
+from ..train import TrainConfig
+from .entry import ZooEntry
+from .registry import register
+
+NB04T_FRAME = 16                   # Sabbaghi's l
+NB04T_FILLER = 5                   # words per gap: 0..5 before a, between a and +, after b
+NB04T_TRAINED = 5
+NB04T_HEADS = 2                    # arithmetic heads of the 4
+NB04T_SEEDS = (0, 1, 2)
+NB04T_EVAL_LENGTHS = (1, 3, 5, 6, 8, 10, 12, 14, 15, 16)
+NB04T_EVAL_N = 500
+_MAX_POSITION = filled_length(NB04T_FRAME, NB04T_FILLER) - 1      # raw positions 0..T-1 of the longest input
+
+
+def nb04t_name(kind: str, seed: int = 0) -> str:
+    """``kind`` is "text" (text + arithmetic heads), "notext" (same model, no text) or "ape" (text, APE only)."""
+    return {"text": "nb04-text-add", "notext": "nb04-notext-add", "ape": "nb04-text-ape"}[kind] + f"-s{seed}"
+
+
+def _nb04t(kind: str, seed: int) -> ZooEntry:
+    filler = 0 if kind == "notext" else NB04T_FILLER
+    heads = 0 if kind == "ape" else NB04T_HEADS
+    what = {"text": f"0..{filler} filler words per gap, {heads} arithmetic heads (RPE among number tokens) + APE",
+            "notext": f"no text, the same model ({heads} arithmetic heads + APE)",
+            "ape": f"0..{filler} filler words per gap, APE only (no arithmetic heads)"}[kind]
+    return register(ZooEntry(
+        name=nb04t_name(kind, seed),
+        description=f"addition in text (Sabbaghi 3.3): encoder, Sabbaghi format l={NB04T_FRAME}, "
+                    f"1..{NB04T_TRAINED}-digit sums shifted by zeros (A3), {what}; seed {seed} (notebook 04)",
+        task=TaskConfig(op="+", format="sabbaghi", positions="consecutive", sampler="balanced",
+                        max_digits=NB04T_TRAINED, frame_width=NB04T_FRAME, random_start=False,
+                        max_position=_MAX_POSITION, eval_sampler="uniform", shift_augment=True,
+                        shift_max_width=NB04T_FRAME - 1, filler_max=filler),
+        model=ModelConfig(vocab_size=len(VOCAB), d_model=64, n_layers=2, n_heads=4, d_ff=128, causal=False,
+                          encoding="learned", rpe_max_distance=2 * NB04T_FRAME + 1, max_positions=_MAX_POSITION + 1,
+                          arithmetic_heads=heads),
+        train=TrainConfig(steps=2500, batch_size=64, lr=3e-3, warmup_steps=100, seed=seed),
+        eval_lengths=NB04T_EVAL_LENGTHS, eval_n=NB04T_EVAL_N, tags=("nb04", "nb04-text"),
+    ))
+
+
+for _seed in NB04T_SEEDS:
+    _nb04t("text", _seed)
+    _nb04t("notext", _seed)
+_nb04t("ape", 0)

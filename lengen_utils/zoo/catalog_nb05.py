@@ -38,6 +38,79 @@ def _nb05(method: str, seed: int) -> ZooEntry:
                             description=f"{NB05_METHODS[method]}; 1-10 digit sums, seed {seed} (notebook 05)"))
 
 
+
+
+# == notebook 05, section 6: depth (Cho et al. Figure 4) ===============================================
+# Plain coupling (the nb05-plain recipe: no bias, no packing) with 2 and 3 layers at the same budget
+# (2,000 steps of 128 problems, same data, lr, seeds); the 1-layer row is nb05-plain-s*. Tag nb05-depth.
+NB05_DEPTHS = (2, 3)
+
+
+def _nb05_depth(layers: int, seed: int) -> ZooEntry:
+    plain = ENTRIES_NB05[f"nb05-plain-s{seed}"]
+    return register(replace(plain, name=f"nb05-plain-{layers}l-s{seed}",
+                            model=replace(plain.model, n_layers=layers), tags=("nb05-depth",),
+                            description=f"plain position coupling (Cho et al.) with {layers} layers, 4 heads; "
+                                        f"1-10 digit sums, seed {seed} (notebook 05, depth, Cho Figure 4)"))
+
+
+# == notebook 05, section 7: N x 2 multiplication (Cho et al. Section 6.1) =============================
+# Cho's format (operands most significant first, the multiplier zero-padded to 2 digits, the product
+# reversed and zero-padded to N + 2 digits) and coupled IDs (equal significance, equal ID), the
+# multiplicand of 1..10 digits (balanced sampling), the multiplier uniform in 0..99. Plain coupling
+# (learned table, no bias, no packing), 4 heads, d 64, at one budget for 1 and 2 layers. IDs up to 64:
+# tests up to 60-digit multiplicands fit. Tag nb05-mul.
+NB05_MUL_LENGTHS = (5, 10, 15, 20, 25, 30, 40)
+NB05_MUL_LAYERS = (1, 2)
+NB05_MUL_STEPS = 2000          # the addition entries' budget (tag nb05-mul)
+NB05_MUL_LONG_STEPS = 6000     # 3x that budget, for the 2-layer model that fails at 2,000 (tag nb05-mul-long)
+
+
+def _nb05_mul(layers: int, seed: int, steps: int = NB05_MUL_STEPS) -> ZooEntry:
+    plain = ENTRIES_NB05[f"nb05-plain-s{seed}"]
+    task = replace(plain.task, op="*", multiplier_digits=2)
+    long = steps != NB05_MUL_STEPS
+    return register(replace(plain, name=f"nb05-mul-{layers}l{'-long' if long else ''}-s{seed}", task=task,
+                            model=replace(plain.model, n_layers=layers),
+                            train=replace(plain.train, steps=steps),
+                            eval_lengths=NB05_MUL_LENGTHS, tags=("nb05-mul-long" if long else "nb05-mul",),
+                            description=f"N x 2 multiplication (Cho et al. Section 6.1), plain position coupling, "
+                                        f"{layers} layer(s), 4 heads, {steps:,} steps; multiplicand 1-10 digits, "
+                                        f"seed {seed} (notebook 05)"))
+
+
+# == notebook 05, section 4: trained length vs generalizable length (Cho et al. Figure 3) ==============
+# Our variant (coupled_recipe: coupled IDs + relative bias + packing 4), trained on 1-5, 1-10 and 1-15
+# digit sums with IDs up to 128 (instead of 64) so that tests reach 120 digits. Same budget for each
+# trained length: 2,000 steps of 128 problems. Tag nb05-trained.
+NB05_TRAINED = (5, 10, 15)
+NB05_TRAINED_MAX_POSITION = 128
+NB05_TRAINED_LENGTHS = (5, 10, 15, 20, 30, 40, 50, 60, 80, 100, 120)
+
+
+def _nb05_trained(digits: int, seed: int) -> ZooEntry:
+    both = coupled_recipe(seed=seed)
+    task = replace(both.task, max_digits=digits, max_position=NB05_TRAINED_MAX_POSITION)
+    model = replace(both.model, max_positions=NB05_TRAINED_MAX_POSITION + 1)
+    return register(replace(both, name=f"nb05-len{digits}-s{seed}", task=task, model=model,
+                            eval_lengths=NB05_TRAINED_LENGTHS, eval_n=500, tags=("nb05-trained",),
+                            description=f"position coupling + relative bias + packing (our variant), 1-{digits} "
+                                        f"digit sums, IDs up to {NB05_TRAINED_MAX_POSITION}, seed {seed} "
+                                        f"(notebook 05, Cho Figure 3)"))
+
+
+ENTRIES_NB05: dict[str, ZooEntry] = {}
 for _method in NB05_METHODS:
     for _seed in NB05_SEEDS:
-        _nb05(_method, _seed)
+        _e = _nb05(_method, _seed)
+        ENTRIES_NB05[_e.name] = _e
+for _layers in NB05_DEPTHS:
+    for _seed in NB05_SEEDS:
+        _nb05_depth(_layers, _seed)
+for _layers in NB05_MUL_LAYERS:
+    for _seed in NB05_SEEDS:
+        _nb05_mul(_layers, _seed)
+        _nb05_mul(_layers, _seed, NB05_MUL_LONG_STEPS)
+for _digits in NB05_TRAINED:
+    for _seed in NB05_SEEDS:
+        _nb05_trained(_digits, _seed)

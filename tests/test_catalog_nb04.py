@@ -1,0 +1,116 @@
+"""Notebook 04's zoo entries (lengen_utils/zoo/catalog_nb04.py): the configs are what Sabbaghi's M1-M3
+experiments and the eq. 3.2 format need, and the encodings are compared at equal budget. Fast: no training."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from lengen_utils import zoo
+from lengen_utils.formats import PAD, decode_answer, encode
+from lengen_utils.problems import Problem
+from lengen_utils.tasks import Task
+from lengen_utils.zoo import catalog_nb04 as C
+
+NAME = re.compile(r"^nb04-(ape|rpe|upe)(-shift)?-m(\d)(-l\d+)?(-wd)?-s(\d+)$")
+ENTRIES = {n: e for n, e in zoo.catalog().items() if NAME.match(n)}
+
+
+def _k(e) -> int:
+    return e.task.multiplier_digits
+
+
+def test_the_entries_the_notebook_needs_exist():
+    for seed in C.NB04_SEEDS:
+        for enc in C.NB04_ENCODINGS:
+            assert C.nb04_name(enc, 1, seed) in ENTRIES
+            assert C.nb04_name(enc, 1, seed, shift=True) in ENTRIES
+    for seed in C.NB04_M3_SEEDS:
+        for enc in ("rpe", "upe"):
+            assert C.nb04_name(enc, 3, seed) in ENTRIES
+    for enc in C.NB04_ENCODINGS:
+        for t in C.NB04_WIDGET_TRAINED:
+            assert C.nb04_name(enc, 1, 0, trained=t) in ENTRIES
+    for enc in C.NB04_MAP_ENCODINGS:
+        assert ENTRIES[C.nb04_name(enc, 1, 0, wd=True)].train.weight_decay == C.NB04_MAP_WEIGHT_DECAY
+
+
+def test_name_helper_round_trips_and_refuses_unknown_encodings():
+    assert C.nb04_name("upe", 1, 0) == "nb04-upe-m1-s0"
+    assert C.nb04_name("learned", 3, 2) == C.nb04_name("ape", 3, 2) == "nb04-ape-m3-s2"
+    assert C.nb04_name("rpe", 1, 1, shift=True) == "nb04-rpe-shift-m1-s1"
+    assert C.nb04_name("upe", 1, 0, trained=3) == "nb04-upe-m1-l3-s0"
+    with pytest.raises(ValueError, match="encoding must be one of"):
+        C.nb04_name("rope", 1, 0)
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_entry_matches_the_paper_format(name):
+    e = ENTRIES[name]
+    t, m, k = e.task, e.model, _k(e)
+    enc = {"ape": "learned", "rpe": "rpe", "upe": "upe"}[NAME.match(name).group(1)]
+    assert (t.op, t.format, t.positions, m.causal, m.encoding) == ("*", "sabbaghi", "consecutive", False, enc)
+    assert t.multiplier_exact and k == int(NAME.match(name).group(3))
+    assert m.upe_slots == k                       # eq. 3.3: one uniform vector per multiplier digit
+    assert t.max_position == t.frame_width + k + 2 and m.max_positions > t.max_position
+    assert m.rpe_max_distance >= t.max_position   # no relative distance a test needs is clipped
+    assert e.seed == int(NAME.match(name).group(6))
+    assert t.shift_augment == bool(NAME.match(name).group(2))
+    if t.shift_augment:                            # M3: zeros appended, the full frame width stays unseen
+        assert t.shift_max_width == t.frame_width - 1
+    assert max(e.eval_lengths) < t.frame_width and e.eval_lengths == tuple(range(1, t.frame_width))
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_the_longest_test_fits_and_the_headline_product_lies_inside_the_frame(name):
+    e = ENTRIES[name]
+    t, k = e.task, _k(e)
+    task = Task(t)
+    longest = max(e.eval_lengths)
+    for L in (longest, C.NB04_HEADLINE[k]):                 # every test encodes and decodes exactly
+        p = Problem(10 ** L - 1, 10 ** k - 1, "*")
+        assert decode_answer(encode(p, "sabbaghi", frame_width=t.frame_width)) == p.answer
+    assert task.eval_problems(longest, 3)                    # the test set of the longest length exists
+    head = C.NB04_HEADLINE[k]
+    assert head >= 2.5 * t.max_digits if t.max_digits == C.NB04_TRAINED else head >= 3 * t.max_digits
+    # eq. 3.2: the largest headline product puts no digit on the multiplier or `*` positions (never
+    # supervised with a digit in training); one more digit would (the paper's drop at the full frame)
+    big = encode(Problem(10 ** head - 1, 10 ** k - 1, "*"), "sabbaghi", frame_width=t.frame_width)
+    assert all(tok in (None, PAD) for tok in big.targets[:k + 1])
+    over = encode(Problem(10 ** (head + 1) - 1, 10 ** k - 1, "*"), "sabbaghi", frame_width=t.frame_width)
+    assert any(tok not in (None, PAD) for tok in over.targets[:k + 1])
+
+
+def test_encodings_share_task_size_budget_and_seed():
+    """A fair comparison: entries that differ only in the encoding differ in nothing else."""
+    groups: dict[str, list] = {}
+    for name, e in ENTRIES.items():
+        key = NAME.sub(lambda mt: f"{mt.group(2)}-m{mt.group(3)}{mt.group(4)}{mt.group(5)}-s{mt.group(6)}", name)
+        groups.setdefault(key, []).append(e)
+    compared = 0
+    for key, es in groups.items():
+        base = es[0]
+        for e in es[1:]:
+            compared += 1
+            assert e.task == base.task and e.train == base.train and e.eval_lengths == base.eval_lengths
+            assert e.eval_n == base.eval_n
+            for field in ("d_model", "n_layers", "n_heads", "d_ff", "dropout", "rpe_max_distance", "upe_slots"):
+                assert getattr(e.model, field) == getattr(base.model, field), (key, field)
+    assert compared >= 10
+
+
+def test_names_are_distinct_and_seeds_differ_within_a_recipe():
+    assert len(ENTRIES) == len(set(ENTRIES))
+    recipes: dict[str, set[int]] = {}
+    for name, e in ENTRIES.items():
+        recipes.setdefault(re.sub(r"-s\d+$", "", name), set()).add(e.seed)
+    assert recipes["nb04-upe-m1"] == recipes["nb04-rpe-shift-m1"] == set(C.NB04_SEEDS) and len(C.NB04_SEEDS) >= 3
+    assert recipes["nb04-upe-m3"] == set(C.NB04_M3_SEEDS)
+
+
+def test_recipes_fit_the_cpu_budget_and_the_paper_trained_length():
+    for e in ENTRIES.values():
+        assert e.task.sampler == "balanced" and e.task.eval_sampler == "exact"
+        assert e.task.max_digits in C.NB04_WIDGET_TRAINED
+        assert e.train.steps * e.train.batch_size <= 500_000      # at most the paper's 500k samples
+        assert e.train.steps <= C.NB04_RECIPE[_k(e)]["steps"]

@@ -1,0 +1,56 @@
+"""Fast checks of notebook 05's zoo entries: each group differs from its reference only where it says."""
+import pytest
+
+from lengen_utils import zoo
+from lengen_utils.formats import encode
+from lengen_utils.positions import PositionScheme
+from lengen_utils.problems import Problem
+from lengen_utils.zoo import catalog_nb05 as C
+
+
+def configs(name):
+    return zoo.entry(name).configs()
+
+
+@pytest.mark.parametrize("seed", C.NB05_SEEDS)
+@pytest.mark.parametrize("layers", C.NB05_DEPTHS)
+def test_depth_entries_change_only_the_layers(layers, seed):
+    deep, plain = configs(f"nb05-plain-{layers}l-s{seed}"), configs(f"nb05-plain-s{seed}")
+    assert deep["model"]["n_layers"] == layers and plain["model"]["n_layers"] == 1
+    deep["model"]["n_layers"] = 1
+    assert deep == plain                                     # same task, budget, seed: equal budget
+    assert zoo.entry(f"nb05-plain-{layers}l-s{seed}").tags == ("nb05-depth",)
+
+
+@pytest.mark.parametrize("seed", C.NB05_SEEDS)
+def test_mul_entries_are_cho_n_by_2_at_equal_budget(seed):
+    one, two = zoo.entry(f"nb05-mul-1l-s{seed}"), zoo.entry(f"nb05-mul-2l-s{seed}")
+    for e in (one, two):
+        t = e.task
+        assert (t.op, t.format, t.positions, t.multiplier_digits, t.max_digits) == ("*", "cho", "coupled", 2, 10)
+        assert t.pack == 1 and not e.model.relative_bias and e.model.encoding == "learned"
+        assert max(e.eval_lengths) >= 30
+        # the longest test fits the table at the evaluation start
+        longest = encode(Problem(10 ** max(e.eval_lengths) - 1, 99, "*"), "cho", multiplier_digits=2)
+        PositionScheme("coupled", max_position=t.max_position).assign(longest)
+    assert (one.model.n_layers, two.model.n_layers) == (1, 2)
+    assert one.train == two.train and one.task == two.task   # equal budget, same data
+    long1, long2 = zoo.entry(f"nb05-mul-1l-long-s{seed}"), zoo.entry(f"nb05-mul-2l-long-s{seed}")
+    assert long1.train.steps == long2.train.steps == C.NB05_MUL_LONG_STEPS > two.train.steps
+
+
+@pytest.mark.parametrize("digits", C.NB05_TRAINED)
+def test_trained_length_entries_reach_their_longest_test(digits):
+    e = zoo.entry(f"nb05-len{digits}-s0")
+    both = zoo.entry("nb05-both-s0")
+    assert e.task.max_digits == digits and e.task.max_position == C.NB05_TRAINED_MAX_POSITION
+    assert e.model.max_positions == e.task.max_position + 1
+    assert e.train == both.train and e.task.pack == both.task.pack and e.model.relative_bias
+    longest = encode(Problem(10 ** max(e.eval_lengths) - 1, 10 ** max(e.eval_lengths) - 1), "cho")
+    ids = PositionScheme("coupled", max_position=e.task.max_position).assign(longest)
+    assert max(ids) <= e.task.max_position
+
+
+def test_new_groups_do_not_join_the_ablation_leaderboard():
+    ablation = [n for n, e in zoo.catalog().items() if "nb05" in e.tags]
+    assert len(ablation) == len(C.NB05_METHODS) * len(C.NB05_SEEDS)

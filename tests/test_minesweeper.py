@@ -1,0 +1,249 @@
+"""The minesweeper generator (Cho et al. Section 6.2): boards, their format, the 2-D coupled IDs, the
+task, the two-channel model, and evaluation through the usual path."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from lengen_utils.board_format import decode_board, encode_board
+from lengen_utils.boards import Board, BoardError, neighbour_counts, sample_boards, sample_square_boards
+from lengen_utils.compatibility import check_compatible
+from lengen_utils.evaluate import evaluate_lengths
+from lengen_utils.formats import TOKEN_ID, VOCAB, FormatError, encode
+from lengen_utils.model import ConfigError, ModelConfig, Transformer, greedy_decode
+from lengen_utils.positions import PositionRangeError
+from lengen_utils.positions2d import BoardPositions, board_ids
+from lengen_utils.problems import Problem, ProblemError
+from lengen_utils.tasks import Task, TaskConfig
+from lengen_utils.train import TrainConfig, fit
+
+GOLDEN = Board.parse(["*M*", "M**"])
+
+
+def board_task(**kw) -> TaskConfig:
+    base = dict(task="minesweeper", format="minesweeper", positions="coupled2d", min_digits=2, max_digits=4,
+                max_position=8)
+    return TaskConfig(**{**base, **kw})
+
+
+def board_model(**kw) -> ModelConfig:
+    base = dict(vocab_size=TOKEN_ID["M"] + 1, d_model=32, n_layers=2, n_heads=2, d_ff=64, max_positions=9,
+                position_channels=2)
+    return ModelConfig(**{**base, **kw})
+
+
+# -- problems: boards and their exact answer --------------------------------------------------------
+def test_golden_board_answer():
+    assert GOLDEN.height == 2 and GOLDEN.width == 3
+    assert GOLDEN.answer == (("2", "M", "1"), ("M", "2", "1"))
+    ring = Board.parse(["MMM", "M*M", "MMM"])
+    assert ring.answer[1][1] == "8"
+    assert Board.parse(["***", "***"]).answer == (("0",) * 3,) * 2
+
+
+def test_neighbour_counts_match_brute_force():
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        h, w = rng.integers(1, 7, size=2)
+        mines = (rng.random((h, w)) < 0.3).astype(int)
+        fast = neighbour_counts(mines)
+        for r in range(h):
+            for c in range(w):
+                slow = sum(mines[rr, cc] for rr in range(max(0, r - 1), min(h, r + 2))
+                           for cc in range(max(0, c - 1), min(w, c + 2)) if (rr, cc) != (r, c))
+                assert fast[r, c] == slow
+
+
+def test_samplers_draw_sides_apart_and_square_tests():
+    rng = np.random.default_rng(0)
+    boards = sample_boards(rng, 300, 3, 5)
+    sides = {(b.height, b.width) for b in boards}
+    assert sides == {(h, w) for h in (3, 4, 5) for w in (3, 4, 5)}       # width and height drawn apart
+    ratio = np.mean([m for b in boards for row in b.mines for m in row])
+    assert 0.1 < ratio < 0.25                                              # the reference's mine ratios
+    assert all(b.height == b.width == 7 for b in sample_square_boards(rng, 7, 10))
+
+
+@pytest.mark.parametrize("bad, match", [
+    (["*M", "*"], "every row must have"), (["*X"], "strings of 'M'"), ([], "list of row strings"),
+    ([""], "non-empty strings"), ("", "list of row strings"),
+])
+def test_board_errors(bad, match):
+    with pytest.raises(BoardError, match=match):
+        Board.parse(bad)
+
+
+def test_board_error_is_a_problem_error_with_limits():
+    with pytest.raises(ProblemError, match="min_side=5 exceeds max_side=3"):
+        sample_boards(np.random.default_rng(0), 4, 5, 3)
+    with pytest.raises(BoardError, match=r"width=0 is outside 1\.\.64"):
+        sample_square_boards(np.random.default_rng(0), 0, 4)
+
+
+# -- format --------------------------------------------------------------------------------------
+def test_golden_format():
+    ex = encode_board(GOLDEN)
+    assert ex.text() == "$*M*M**=2M1M21$"
+    assert ex.roles == ("bos",) + ("cell",) * 6 + ("eq",) + ("answer",) * 6 + ("eos",)
+    assert [ex.targets[i] for i in ex.supervised] == list("2M1M21$")          # from '=' to the closing '$'
+    assert ex.supervised[0] == ex.tokens.index("=")
+    assert decode_board(ex) == GOLDEN.answer
+    assert ex.causal and ex.problem is GOLDEN
+
+
+def test_format_errors():
+    with pytest.raises(FormatError, match="needs a Board"):
+        encode_board(Problem(1, 2))
+    with pytest.raises(FormatError, match="unknown board format"):
+        encode_board(GOLDEN, "cho")
+    with pytest.raises(FormatError, match="needs a Problem"):
+        encode(GOLDEN, "cho")
+    ex = encode_board(GOLDEN)
+    wrong = list(ex.targets)
+    wrong[ex.supervised[-1]] = "0"
+    with pytest.raises(FormatError, match="should end with"):
+        decode_board(ex, wrong)
+
+
+def test_mine_token_is_appended_to_the_vocabulary():
+    assert VOCAB[80] == "M" and TOKEN_ID["M"] == 80                         # after the 80 arithmetic tokens
+    assert TOKEN_ID["*"] < 80 and TOKEN_ID["$"] < 80                        # older IDs unchanged
+    assert ModelConfig().vocab_size == 80                                     # arithmetic models as before
+
+
+# -- two-channel coupled IDs -------------------------------------------------------------------------
+def test_golden_ids_fixed_start():
+    ids = BoardPositions().assign(encode_board(GOLDEN))
+    cells = [(2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (3, 4)]
+    assert ids == [(0, 0), *cells, (1, 1), *cells, (0, 0)]                  # cell and answer coupled
+
+
+def test_golden_ids_given_starts():
+    ids = board_ids(encode_board(GOLDEN), row_start=5, col_start=3)
+    assert ids[1:4] == [(6, 4), (6, 5), (6, 6)] and ids[7] == (5, 3) and ids[8] == (6, 4)
+
+
+def test_random_starts_independent_per_channel_and_in_range():
+    scheme = BoardPositions(random_start=True, max_position=8)
+    ex = encode_board(GOLDEN)                                                # 2 rows, 3 columns
+    rng = np.random.default_rng(0)
+    starts = [scheme.starts(ex, rng) for _ in range(400)]
+    rows, cols = {s[0] for s in starts}, {s[1] for s in starts}
+    assert rows == set(range(1, 7)) and cols == set(range(1, 6))            # 1..max_position - side
+    assert len(set(starts)) == len(rows) * len(cols)                         # every pair: drawn apart
+    assert scheme.starts(ex) == (1, 1)                                       # no rng: the fixed start
+    ids = scheme.assign(ex, np.random.default_rng(3))
+    assert max(max(p) for p in ids) <= 8
+
+
+def test_position_range_error_names_channel_and_limit():
+    wide = encode_board(Board.parse(["*" * 9]))
+    with pytest.raises(PositionRangeError, match=r"9 columns needs column IDs up to 10.*max_position=8"):
+        BoardPositions(max_position=8).assign(wide)
+    with pytest.raises(PositionRangeError, match="rows"):
+        BoardPositions(random_start=True, max_position=8).assign(encode_board(Board.parse(["*"] * 9)),
+                                                                 np.random.default_rng(0))
+
+
+# -- task ------------------------------------------------------------------------------------------
+def test_task_batches_two_channels():
+    task = Task(board_task())
+    batch = task.train_batch(np.random.default_rng(0), 8)
+    B, T = batch.tokens.shape
+    assert batch.position_ids.shape == (B, T, 2)
+    assert {(e.problem.height, e.problem.width) for e in batch.examples} <= {(h, w) for h in (2, 3, 4) for w in (2, 3, 4)}
+    ev = task.eval_problems(5, 6)
+    assert all(b.height == b.width == 5 for b in ev) and ev == task.eval_problems(5, 6)   # fixed test set
+    fixed = task.batch(ev)
+    assert fixed.position_ids[0, 1].tolist() == [2, 2]                    # start 1 at evaluation
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(pack=2), r"\['pack'\] are arithmetic options"),
+    (dict(max_digits=8), "need position IDs up to 9 in each channel.*max_position=8"),
+    (dict(positions="coupled"), "unknown board position scheme"),
+    (dict(format="cho"), "unknown board format"),
+    (dict(min_digits=5), "min_digits=5 exceeds max_digits=4"),
+    (dict(task="chess"), "unknown task"),
+])
+def test_task_config_errors(kw, match):
+    with pytest.raises(ConfigError, match=match):
+        board_task(**kw)
+
+
+def test_task_config_round_trips():
+    cfg = board_task()
+    assert TaskConfig.from_dict(cfg.to_dict()) == cfg and TaskConfig().task == "arithmetic"
+
+
+# -- model -----------------------------------------------------------------------------------------
+def test_forward_two_channels_uses_both_tables():
+    torch.manual_seed(0)
+    model = Transformer(board_model()).eval()
+    batch = Task(board_task()).batch([GOLDEN, Board.parse(["**", "M*"])])
+    logits = model(**batch.model_inputs())
+    assert logits.shape == (*batch.tokens.shape, TOKEN_ID["M"] + 1)
+    swapped = batch.position_ids.flip(-1)                                     # rows <-> columns
+    other = model(batch.tokens, swapped, batch.key_padding)
+    assert not torch.allclose(logits, other)                                  # one table per channel
+
+
+def test_nope_ignores_ids():
+    torch.manual_seed(0)
+    model = Transformer(board_model(encoding="none")).eval()
+    batch = Task(board_task()).batch([GOLDEN])
+    a = model(**batch.model_inputs())
+    b = model(batch.tokens, batch.position_ids + 3, batch.key_padding)
+    assert torch.allclose(a, b)
+
+
+def test_model_errors_name_channel_and_limit():
+    model = Transformer(board_model())
+    tokens = torch.zeros(1, 3, dtype=torch.long)
+    ids = torch.tensor([[[1, 1], [1, 9], [2, 2]]])
+    with pytest.raises(PositionRangeError, match=r"position ID 9 of channel 1 .*IDs 0\.\.8"):
+        model(tokens, ids)
+    with pytest.raises(ValueError, match=r"should have shape \(1, 3, 2\)"):
+        model(tokens, ids[..., 0])
+    with pytest.raises(ConfigError, match="position_channels=2 works with encoding 'learned'"):
+        board_model(encoding="rope")
+    with pytest.raises(ConfigError, match="position_channels=2 works with"):
+        board_model(relative_bias=True)
+
+
+def test_compatibility_errors():
+    with pytest.raises(ConfigError, match="2 position-ID channel.*position_channels=1"):
+        check_compatible(ModelConfig(vocab_size=81, max_positions=9), board_task())
+    with pytest.raises(ConfigError, match="token 'M'.*vocab_size=80"):
+        check_compatible(board_model(vocab_size=80), board_task())
+    with pytest.raises(ConfigError, match="1 position-ID channel.*position_channels=2"):
+        check_compatible(board_model(), TaskConfig(max_digits=3, max_position=8))
+    with pytest.raises(ConfigError, match="read left to right"):
+        check_compatible(board_model(causal=False), board_task())
+    with pytest.raises(ConfigError, match="max_positions=9"):
+        check_compatible(board_model(), board_task(max_position=10))
+    check_compatible(board_model(), board_task())
+
+
+def test_cached_greedy_decoding_matches_full_with_two_channels():
+    torch.manual_seed(1)
+    model = Transformer(board_model()).eval()
+    batch = Task(board_task()).batch([GOLDEN, Board.parse(["M*M*", "****", "*M**"])])
+    sup = batch.targets != -100
+    cached = greedy_decode(model, batch.tokens, batch.position_ids, sup, batch.key_padding)
+    full = greedy_decode(model, batch.tokens, batch.position_ids, sup, batch.key_padding, use_cache=False)
+    assert torch.equal(cached, full)
+
+
+def test_evaluation_path_and_tiny_training():
+    torch.manual_seed(0)
+    task_cfg = board_task(min_digits=2, max_digits=3, max_position=6)
+    model = Transformer(board_model(max_positions=7, d_model=32, n_layers=1))
+    result = fit(model, Task(task_cfg), TrainConfig(steps=60, batch_size=16, lr=3e-3, warmup_steps=5, seed=0),
+                 progress=False)
+    assert result.losses[-1] < 0.75 * result.losses[0]                         # it learns something
+    res = evaluate_lengths(model, Task(task_cfg), [2, 4], n=20)
+    assert set(res) == {2, 4} and all(0.0 <= r.exact_match <= 1.0 for r in res.values())
+    greedy = evaluate_lengths(model, Task(task_cfg), [2], n=20, greedy=True)[2].exact_match
+    assert greedy == res[2].exact_match                                       # a decoder: same EM

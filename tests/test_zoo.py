@@ -201,8 +201,11 @@ def test_an_interrupted_zoo_train_leaves_asset_and_manifest_as_they_were(tmp_pat
     before = _snapshot(assets)
     env = {**os.environ, "LENGEN_ASSETS": str(assets), "LENGEN_THREADS": "1", "OMP_NUM_THREADS": "1",
            "PYTHONPATH": str(ROOT)}
+    # a runner started in the background (`cmd &` without job control) ignores SIGINT, and a child would
+    # inherit that and never see Ctrl-C: give the child the default handling, as a terminal would
     proc = subprocess.Popen([sys.executable, "-m", "lengen_utils.zoo", "train", "smoke-coupled-3"], cwd=ROOT,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = bytearray()
     started = threading.Event()
 

@@ -30,8 +30,22 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}" if seconds >= 60 else f"{seconds} s"
 
 
+def show_figure(out, make_figure):
+    """Replace what the Output ``out`` shows with the figure ``make_figure()`` draws; return the figure
+    (closed after display, so it is not drawn a second time by the notebook's inline backend)."""
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    out.clear_output(wait=True)
+    with out:
+        fig = make_figure()
+        display(fig)
+        plt.close(fig)
+    return fig
+
+
 def error_html(message: str) -> str:
     return f"<div style='color:#b00020;font-weight:bold'>&#9888; {_html.escape(message)}</div>"
 
 
-__all__ = ["USER_ERRORS", "error_html"]
+__all__ = ["USER_ERRORS", "error_html", "show_figure"]

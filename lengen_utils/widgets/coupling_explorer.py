@@ -14,7 +14,7 @@ from typing import Callable, Mapping, Sequence
 from .. import zoo
 from ..generalization import generalizable_length, median_and_range
 from ..plots import median_band
-from .common import _tip, _widgets, error_html
+from .common import _tip, _widgets, error_html, show_figure
 
 Choices = Mapping[tuple[int, str], Sequence[str]]
 
@@ -175,15 +175,7 @@ class CouplingExplorer:
                            title=f"{method}, trained on 1–{k} digits: median and range over {len(built)} seed(s)")
 
     def _plot(self, k: int, method: str) -> None:
-        import matplotlib.pyplot as plt
-        from IPython.display import display
-
-        self.out.clear_output(wait=True)
-        with self.out:
-            fig = self.figure(k, method)
-            self.last_figure = fig
-            display(fig)
-            plt.close(fig)
+        self.last_figure = show_figure(self.out, lambda: self.figure(k, method))
 
     def _ipython_display_(self):
         from IPython.display import display

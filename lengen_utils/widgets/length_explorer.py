@@ -15,7 +15,7 @@ from .. import zoo
 from ..evaluate import evaluate_lengths
 from ..plots import accuracy_vs_length
 from ..tasks import Task
-from .common import _duration, _tip, _widgets, error_html
+from .common import _duration, _tip, _widgets, error_html, show_figure
 
 class TrainedLengthExplorer:
     """Accuracy against test length for the model trained on lengths <= the slider's value.
@@ -146,15 +146,7 @@ class TrainedLengthExplorer:
                                   title=self.title or f"trained on at most {k} digits")
 
     def _plot(self, k: int) -> None:
-        import matplotlib.pyplot as plt
-        from IPython.display import display
-
-        self.out.clear_output(wait=True)
-        with self.out:
-            fig = self.figure(k)
-            self.last_figure = fig
-            display(fig)
-            plt.close(fig)
+        self.last_figure = show_figure(self.out, lambda: self.figure(k))
 
     def expected(self, k: int) -> str:
         """The time the retrain button promises, in words (empty when unknown)."""

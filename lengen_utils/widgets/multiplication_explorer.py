@@ -17,7 +17,7 @@ from .. import zoo
 from ..evaluate import evaluate_lengths
 from ..plots import median_band
 from ..plots.style import legend_below
-from .common import _widgets, error_html
+from .common import _widgets, error_html, show_figure
 
 ENCODINGS = {"learned": "APE", "rpe": "RPE", "upe": "UPE"}
 NAME = re.compile(r"^nb04-(ape|rpe|upe)-m(\d+)(?:-l(\d+))?-s(\d+)$")
@@ -169,15 +169,7 @@ class MultiplicationExplorer:
             return self._refuse(why)
         self.status.value = self.summary(key)
         if self.draw:
-            import matplotlib.pyplot as plt
-            from IPython.display import display
-
-            self.out.clear_output(wait=True)
-            with self.out:
-                fig = self.figure(key)
-                self.last_figure = fig
-                display(fig)
-                plt.close(fig)
+            self.last_figure = show_figure(self.out, lambda: self.figure(key))
         return self.widget
 
     def _refuse(self, why: str):

@@ -25,6 +25,10 @@ NB05_METHODS = {
 }
 
 
+# Plain coupling and our variant also stand in section 5's leaderboard of baselines (tag nb05-baselines).
+BASELINE_TAGS = {"plain": ("nb05-baselines",), "both": ("nb05-baselines",)}
+
+
 def _nb05(method: str, seed: int) -> ZooEntry:
     both = coupled_recipe(seed=seed)
     task, model, train = both.task, both.model, both.train
@@ -34,7 +38,7 @@ def _nb05(method: str, seed: int) -> ZooEntry:
     if method in ("plain", "pack"):
         model = replace(model, relative_bias=False)
     return register(replace(both, name=f"nb05-{method}-s{seed}", task=task, model=model, train=train,
-                            eval_lengths=NB05_LENGTHS, tags=("nb05",),
+                            eval_lengths=NB05_LENGTHS, tags=("nb05",) + BASELINE_TAGS.get(method, ()),
                             description=f"{NB05_METHODS[method]}; 1-10 digit sums, seed {seed} (notebook 05)"))
 
 

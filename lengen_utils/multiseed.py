@@ -102,6 +102,10 @@ def _check(cfg: ModelConfig, seeds: Sequence[int]) -> None:
         raise ValueError(f"seeds must be distinct, got {list(seeds)}")
     if cfg.dropout:
         raise ValueError(f"fit_seeds supports dropout = 0 only, got {cfg.dropout}")
+    if cfg.arithmetic_heads or cfg.position_channels != 1:   # their extra inputs are not stacked per seed
+        raise ValueError(f"fit_seeds supports one position-ID channel and no arithmetic heads, got "
+                         f"position_channels={cfg.position_channels}, arithmetic_heads={cfg.arithmetic_heads}; "
+                         f"train these one seed at a time with lengen_utils.train.fit")
     if cfg.encoding == "upe":
         raise ValueError("fit_seeds does not support the upe encoding (its input check cannot run under vmap)")
 

@@ -247,3 +247,11 @@ def test_evaluation_path_and_tiny_training():
     assert set(res) == {2, 4} and all(0.0 <= r.exact_match <= 1.0 for r in res.values())
     greedy = evaluate_lengths(model, Task(task_cfg), [2], n=20, greedy=True)[2].exact_match
     assert greedy == res[2].exact_match                                       # a decoder: same EM
+
+
+def test_predict_refuses_boards_with_a_pointer_to_evaluate_lengths():
+    """predict() decodes numbers; a board's answer is a grid, so it must refuse, not answer None."""
+    from lengen_utils.evaluate import EvaluationError, predict
+    model = Transformer(board_model())
+    with pytest.raises(EvaluationError, match="item 0 is a minesweeper Board.*evaluate_lengths"):
+        predict(model, Task(board_task()), [GOLDEN])

@@ -83,6 +83,8 @@ def test_per_seed_clipping_matches_clip_grad_norm():
     ([1, 1], CFG, "distinct"),
     ([0, 1], replace(CFG, dropout=0.1), "dropout"),
     ([0, 1], replace(CFG, encoding="upe"), "upe"),
+    ([0, 1], replace(CFG, causal=False, arithmetic_heads=1), "arithmetic_heads=1"),
+    ([0, 1], replace(CFG, position_channels=2), "position_channels=2"),
 ])
 def test_bad_inputs(seeds, cfg, match):
     with pytest.raises(ValueError, match=match):

@@ -175,6 +175,10 @@ def exact_match_table(results: dict[int, LengthResult]) -> dict[int, float]:
 def predict(model: Transformer, task: Task, problems: Sequence[Problem], batch_size: int = 500) -> list[int | None]:
     """Greedy answers to ``problems`` as ints (None where the output is not a number)."""
     problems = check_problems(problems, "predict")
+    boards = [i for i, p in enumerate(problems) if isinstance(p, Board)]
+    if boards:   # a board's answer is a grid of counts, not a number: returning None would hide that
+        raise EvaluationError(f"predict decodes numeric answers; item {boards[0]} is a minesweeper Board. "
+                              f"Score boards with evaluate_lengths (exact match of the whole count board)")
     batch_size = check_positive_int(batch_size, "batch_size")
     check_compatible(model.cfg, task.config)
     answers: list[int | None] = []

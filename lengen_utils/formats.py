@@ -124,6 +124,9 @@ FORMATS: dict[str, FormatSpec] = {spec.name: spec for spec in (
                description="a0b6c5d3+a0b0c4d9=a0b7c0d2: a letter before each digit names its significance (Zhou et al.)"),
     FormatSpec("cho", reverse_answer=True, zero_pad=True, bos_eos=True,
                description="$653+049=2070$: Cho et al.'s format for position coupling"),
+    FormatSpec("cho_hints", reverse_answer=True, zero_pad=True, bos_eos=True, index_hints=True,
+               description="$a0b6c5d3+a0b0c4d9=d2c0b7a0$: Cho's format with index hints, their index-hinting "
+                           "baseline (Cho et al. Section 4.1)"),
     FormatSpec("sabbaghi", layout="encoder",
                description="fixed frame of l positions per operand, pad tokens on the left (Sabbaghi eq. 3.1/3.2)"),
 )}

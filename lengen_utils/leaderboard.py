@@ -5,10 +5,16 @@ are built, grouped by method (the entry name without its ``-sN`` seed suffix, so
 ``nb05-plain-s1``, ... are the seeds of method ``nb05-plain``). For each method and tested operand length
 it gives the median exact match over the seeds and their range (Cho et al.'s Figure 1 shows the same
 median and band), and the generalizable length (:mod:`lengen_utils.generalization`).
+
+A comparison of lengths is fair only between models that master their trained lengths: each method also
+gets its training budget (layers, steps, problems per step, seconds) and ``mastered``, whether its median
+exceeds the threshold at every tested length inside the trained range. A method that is not mastered has
+no generalizable length to compare (the table says "not mastered" instead).
 """
 from __future__ import annotations
 
 import re
+import statistics
 from pathlib import Path
 
 from .generalization import THRESHOLD, generalizable_length, median_and_range
@@ -52,13 +58,30 @@ def leaderboard(tag: str = DEFAULT_TAG, assets: Path | None = None, threshold: f
         runs.sort(key=lambda r: (r[0] is None, r[0] or 0, r[1]))
         curves = {name: record["metrics"]["em"] for _, name, record in runs}
         spread = median_and_range(curves)
+        entry = catalog()[runs[0][1]]
+        trained = entry.task.max_digits
+        inside = [m for n, (m, _, _) in spread.items() if n <= trained]
         methods[method] = {
             "seeds": [seed for seed, _, _ in runs], "entries": [name for _, name, _ in runs],
             "train_seconds": [record.get("train_seconds") for _, _, record in runs],
+            "budget": budget(entry), "trained_digits": trained,
+            "mastered": bool(inside) and all(m > threshold for m in inside),
             "lengths": {n: {"median": m, "min": lo, "max": hi} for n, (m, lo, hi) in spread.items()},
             "generalizable_length": generalizable_length(curves, threshold),
         }
     return {"tag": tag, "threshold": threshold, "methods": methods, "missing": missing}
+
+
+def budget(entry) -> dict:
+    """What a zoo entry spends on training: depth, width, steps and problems per step (packed ones count)."""
+    m, t = entry.model, entry.train
+    return {"layers": m.n_layers, "heads": m.n_heads, "d_model": m.d_model, "steps": t.steps,
+            "problems_per_step": t.batch_size * entry.task.pack}
+
+
+def budget_text(b: dict) -> str:
+    """``{"layers": 3, "steps": 4000, "problems_per_step": 128, ...}`` -> ``"3L x 4000 x 128"``."""
+    return f"{b['layers']}L x {b['steps']} x {b['problems_per_step']}"
 
 
 def format_leaderboard(board: dict) -> str:
@@ -66,9 +89,13 @@ def format_leaderboard(board: dict) -> str:
     methods = board["methods"]
     lengths = sorted({n for m in methods.values() for n in m["lengths"]})
     width = 20
-    head = f"{'method':<18}{'seeds':>6}" + "".join(f"{f'{n} dig':>{width}}" for n in lengths) + f"{'gen. length':>13}"
+    name_width = max([18] + [len(m) + 2 for m in methods])
+    head = (f"{'method':<{name_width}}{'seeds':>6}{'budget':>16}{'train s':>9}"
+            + "".join(f"{f'{n} dig':>{width}}" for n in lengths) + f"{'gen. length':>15}")
     rows = [f"leaderboard {board['tag']}: median exact match over seeds [min-max], %; generalizable length = "
-            f"largest tested length with median > {100 * board['threshold']:g}%", head, "-" * len(head)]
+            f"largest tested length with median > {100 * board['threshold']:g}%, only for methods that master "
+            f"their trained lengths; budget = layers x steps x problems per step, train s = median", head,
+            "-" * len(head)]
     for method, m in methods.items():
         cells = []
         for n in lengths:
@@ -76,7 +103,11 @@ def format_leaderboard(board: dict) -> str:
             text = "-" if cell is None else (f"{100 * cell['median']:.1f} "
                                              f"[{100 * cell['min']:.1f}-{100 * cell['max']:.1f}]")
             cells.append(f"{text:>{width}}")
-        rows.append(f"{method:<18}{len(m['seeds']):>6}" + "".join(cells) + f"{m['generalizable_length']:>13}")
+        seconds = [x for x in m["train_seconds"] if x is not None]
+        secs = f"{statistics.median(seconds):.0f}" if seconds else "-"
+        gen = m["generalizable_length"] if m["mastered"] else "not mastered"
+        spent = budget_text(m["budget"])
+        rows.append(f"{method:<{name_width}}{len(m['seeds']):>6}{spent:>16}{secs:>9}" + "".join(cells) + f"{gen:>15}")
     if not methods:
         rows.append("(no entry of this tag is built)")
     if board["missing"]:

@@ -15,7 +15,7 @@ from .board_format import BOARD_FORMATS, encode_board
 from .boards import sample_boards, sample_square_boards
 from .complexity_sampling import sample_mixed_complexity, sample_uniform_over_complexity
 from .constants import EVAL_SEED, IGNORE_INDEX
-from .formats import FILL_ID, FORMATS, Example, encode, get_format, tokens_to_ids
+from .formats import FILL_ID, FORMATS, N_HINTS, Example, answer_width, encode, get_format, tokens_to_ids
 from .positions import SCHEMES, PositionRangeError, PositionScheme, uniform_slots
 from .positions2d import BOARD_SCHEMES, BoardPositions
 from .text_filler import add_filler, filler_config_problem, filler_rng, frame_ids
@@ -305,10 +305,19 @@ class Task:
         c = self.config
         if self.board:
             return encode_board(problem, c.format)
-        example = encode(problem, c.format, frame_width=c.frame_width, multiplier_digits=c.multiplier_digits)
+        example = encode(problem, c.format, frame_width=c.frame_width, multiplier_digits=c.multiplier_digits,
+                         hint_offset=self._hint_offset(problem, rng))
         if c.filler_max:
             example = add_filler(example, rng if rng is not None else filler_rng(problem), c.filler_max)
         return example
+
+    def _hint_offset(self, problem: P.Problem, rng: np.random.Generator | None) -> int:
+        """The first index-hint letter: random in training with ``random_start`` (Zhou et al. draw it, so
+        that every hint token is trained, as Cho's random start does for position IDs), else ``a`` (0)."""
+        c = self.config
+        if rng is None or not c.random_start or not get_format(c.format).index_hints:
+            return 0
+        return int(rng.integers(0, N_HINTS - answer_width(problem, c.multiplier_digits) + 1))
 
     def position_ids(self, example: Example, rng: np.random.Generator | None = None) -> list[int]:
         return self.scheme.assign(example, rng)

@@ -171,3 +171,21 @@ def test_leaderboard_cli_json_and_table(tmp_path):
     assert proc.returncode == 0 and "nb05-plain" in proc.stdout
     proc = run("--tag", "no-such-tag")
     assert proc.returncode == 2 and "no zoo entry is tagged 'no-such-tag'" in proc.stderr
+
+
+def test_leaderboard_reports_the_budget_and_refuses_a_length_to_a_method_that_fails_in_distribution(tmp_path):
+    from lengen_utils.leaderboard import format_leaderboard, leaderboard
+    assets = _fake_assets(tmp_path)
+    board = leaderboard("nb05", assets=assets)
+    plain = board["methods"]["nb05-plain"]
+    assert plain["mastered"] and plain["trained_digits"] == 10
+    assert plain["budget"] == {"layers": 1, "heads": 4, "d_model": 64, "steps": 2000, "problems_per_step": 128}
+    # the same seeds, one of them failing at 10 digits: the median (0.5) no longer exceeds 95% in distribution
+    manifest = json.loads((assets / "manifest.json").read_text())
+    for name in ("nb05-plain-s0", "nb05-plain-s1"):
+        manifest[name]["metrics"]["em"]["10"] = 0.5
+    (assets / "manifest.json").write_text(json.dumps(manifest))
+    board = leaderboard("nb05", assets=assets)
+    assert not board["methods"]["nb05-plain"]["mastered"] and board["methods"]["nb05-both"]["mastered"]
+    row = next(line for line in format_leaderboard(board).splitlines() if line.startswith("nb05-plain "))
+    assert row.endswith("not mastered") and "1L x 2000 x 128" in row

@@ -36,6 +36,7 @@ def test_cho_format_golden():
 @pytest.mark.parametrize("name,text", [
     ("plain", "653+49=702"), ("reversed", "653+49=207"), ("padded", "653+049=0702"),
     ("bos_eos", "$653+49=702$"), ("index_hints", "a0b6c5d3+a0b0c4d9=a0b7c0d2"),
+    ("cho_hints", "$a0b6c5d3+a0b0c4d9=d2c0b7a0$"),
 ])
 def test_decoder_formats(name, text):
     assert encode(Problem(653, 49), name).text() == text
@@ -50,7 +51,7 @@ operands = st.integers(min_value=0, max_value=10**30)
 
 
 @settings(max_examples=200, deadline=None)
-@given(a=operands, b=operands, name=st.sampled_from(sorted(n for n in FORMATS if n not in ("sabbaghi", "index_hints"))))
+@given(a=operands, b=operands, name=st.sampled_from(sorted(n for n in FORMATS if n not in ("sabbaghi", "index_hints", "cho_hints"))))
 def test_round_trip_addition(a, b, name):
     ex = encode(Problem(a, b), name)
     assert decode_answer(ex) == a + b
@@ -91,3 +92,30 @@ def test_frame_too_small_names_the_limit():
 def test_unknown_format():
     with pytest.raises(FormatError, match="unknown format"):
         encode(Problem(1, 2), "klingon")
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=st.integers(0, 10**40), b=st.integers(0, 10**40), name=st.sampled_from(["index_hints", "cho_hints"]))
+def test_round_trip_with_index_hints(a, b, name):
+    assert decode_answer(encode(Problem(a, b), name)) == a + b
+
+
+def test_index_hints_start_at_a_random_letter_in_training_only():
+    """Zhou et al. (and Cho's index-hinting baseline) draw the first hint letter in training, so that every
+    hint token is trained; evaluation starts at 'a'. Each number of one problem starts at the same letter."""
+    import numpy as np
+    from lengen_utils.formats import HINTS
+    from lengen_utils.tasks import Task, TaskConfig
+    task = Task(TaskConfig(format="cho_hints", positions="consecutive", max_position=200))
+    problem = Problem(653, 49)
+    assert render(task.example(problem).tokens) == "$a0b6c5d3+a0b0c4d9=d2c0b7a0$"
+    rng = np.random.default_rng(0)
+    firsts = set()
+    for _ in range(200):
+        hints = [t for t in task.example(problem, rng).tokens if t in HINTS]
+        offset = HINTS.index(hints[0])
+        assert hints == [HINTS[offset + k] for k in range(4)] * 2 + [HINTS[offset + k] for k in (3, 2, 1, 0)]
+        firsts.add(offset)
+    assert min(firsts) == 0 and max(firsts) == len(HINTS) - 4          # every start, up to the last letter
+    fixed = Task(TaskConfig(format="cho_hints", positions="consecutive", max_position=200, random_start=False))
+    assert render(fixed.example(problem, rng).tokens) == "$a0b6c5d3+a0b0c4d9=d2c0b7a0$"

@@ -1,0 +1,85 @@
+"""Zoo entries of notebook 05, section 5: the baselines of Cho et al. Section 4.1 (Figure 1) on one task.
+
+Every baseline is a decoder trained on the same task as plain coupling (``nb05-plain-s*``): balanced
+1-10 digit sums in Cho et al.'s format ``$653+049=2070$`` (reversed, zero-padded answer), tested at the
+same lengths on the same fixed test sets. Only the position information differs, and the budget: a
+baseline enters the leaderboard's length comparison only once it masters its trained lengths (median
+above 95% at 10 digits), so each gets the depth and the steps it needed (``docs/flagship-log.md`` logs the
+search). The budget is part of the entry, and the leaderboard prints it beside the accuracies.
+
+* ``ape``: learned absolute positions 0, 1, 2, ... (no random start), the flagship's APE baseline.
+* ``rsape``: random-start APE (Cho et al.; close to Ruoss et al.'s randomized positions): the IDs start at
+  a random offset in training, so every row of the table up to the longest test is trained; 0 at test.
+* ``nope``: no position encoding at all (Kazemnejad et al.): a causal decoder can still count.
+* ``rope``, ``alibi``: rotary positions (Su et al.) and linear attention biases (Press et al.), both relative.
+* ``hints``: index hints (Zhou et al.) in Cho's format (``cho_hints``), with random-start APE, as Cho et al.
+  test them: a letter before every digit names its significance, so the sequence is twice as long.
+* ``abacus``: McLeish et al.'s Abacus IDs (each number counted from its least significant digit) in a learned
+  table with a random offset in training: coupling's idea per number, with the operators at 0.
+
+Plain coupling and our variant (``nb05-plain``, ``nb05-both``) join the same leaderboard through their tag.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .catalog_nb05 import ENTRIES_NB05, NB05_LENGTHS, NB05_SEEDS
+from .entry import ZooEntry
+from .flagship import ape_recipe
+from .registry import register
+
+TAG = "nb05-baselines"
+LONGEST = max(NB05_LENGTHS)
+def _base(kind: str, seed: int) -> ZooEntry:
+    """``"ape"``: the flagship APE recipe (lr 3e-3, weight decay 0.1, 128 problems per step, one problem per
+    sequence), its table sized for the longest test (``LONGEST`` digits). ``"plain"``: plain coupling's
+    recipe (``nb05-plain-sN``: lr 1e-3, a table of 65 IDs with a random start in training)."""
+    return ape_recipe(seed=seed, max_length=LONGEST) if kind == "ape" else ENTRIES_NB05[f"nb05-plain-s{seed}"]
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """One row of the leaderboard: what it is, the recipe it starts from, its changes, and its budget."""
+    label: str
+    what: str
+    base: str                    # "ape" or "plain" (see _base)
+    task: dict
+    model: dict
+    layers: int
+    steps: int
+
+
+# The budgets are the smallest of the search (docs/flagship-log.md, "Baselines") at which seed 0 masters
+# 1-10 digits: 3 layers and 4,000 steps for the table-free and APE-like methods, plain coupling's own budget
+# (1 layer, 2,000 steps) for Abacus.
+BASELINES: dict[str, Baseline] = {
+    "rsape": Baseline("random-start APE", "random-start APE (Cho et al.; Ruoss et al.'s randomized positions)",
+                      "ape", {"random_start": True}, {}, 3, 4000),
+    "nope": Baseline("NoPE", "NoPE: no position encoding (Kazemnejad et al.)", "ape", {}, {"encoding": "none"},
+                     3, 4000),
+    "rope": Baseline("RoPE", "RoPE: rotary position encoding (Su et al.)", "ape", {}, {"encoding": "rope"}, 3, 4000),
+    "alibi": Baseline("ALiBi", "ALiBi: linear attention biases (Press et al.)", "ape", {}, {"encoding": "alibi"},
+                      3, 4000),
+    "abacus": Baseline("Abacus", "Abacus IDs (McLeish et al.) in a learned table, random offset in training",
+                       "plain", {"positions": "abacus"}, {}, 1, 2000),
+}
+
+
+def baseline(method: str, seed: int) -> ZooEntry:
+    """The entry ``nb05-base-{method}-s{seed}``: its base recipe with the method's changes and budget."""
+    b = BASELINES[method]
+    base = _base(b.base, seed)
+    task = replace(base.task, **b.task)
+    model = replace(base.model, n_layers=b.layers, **b.model)
+    train = replace(base.train, steps=b.steps, warmup_steps=min(100, b.steps // 10 + 1))
+    return ZooEntry(name=f"nb05-base-{method}-s{seed}", task=task, model=model, train=train,
+                    eval_lengths=NB05_LENGTHS, eval_n=base.eval_n, tags=(TAG,),
+                    description=f"{b.what}; {b.layers} layer{'s' * (b.layers > 1)}, {b.steps:,} steps of {train.batch_size} problems; "
+                                f"1-10 digit sums, seed {seed} (notebook 05, baselines)")
+
+
+ENTRIES_NB05_BASELINES: dict[str, ZooEntry] = {}
+for _method in BASELINES:
+    for _seed in NB05_SEEDS:
+        _e = register(baseline(_method, _seed))
+        ENTRIES_NB05_BASELINES[_e.name] = _e

@@ -50,9 +50,12 @@ class Baseline:
 
 
 # The budgets are the smallest of the search (docs/flagship-log.md, "Baselines") at which seed 0 masters
-# 1-10 digits: 3 layers and 4,000 steps for the table-free and APE-like methods, plain coupling's own budget
-# (1 layer, 2,000 steps) for Abacus.
+# 1-10 digits: 3 layers and 4,000 steps for NoPE, RoPE, ALiBi and random-start APE, plain coupling's own
+# budget (1 layer, 2,000 steps) for Abacus. Plain APE fails in distribution with 3 layers x 6,000 steps and
+# with 4 layers x 4,000, so it gets 3 layers x 10,000.
 BASELINES: dict[str, Baseline] = {
+    "ape": Baseline("APE", "plain APE: learned absolute positions 0, 1, 2, ... (the flagship's baseline)", "ape", {}, {},
+                    3, 10000),
     "rsape": Baseline("random-start APE", "random-start APE (Cho et al.; Ruoss et al.'s randomized positions)",
                       "ape", {"random_start": True}, {}, 3, 4000),
     "nope": Baseline("NoPE", "NoPE: no position encoding (Kazemnejad et al.)", "ape", {}, {"encoding": "none"},

@@ -50,7 +50,7 @@ class Baseline:
 
 
 # The budgets are the smallest of the search (docs/flagship-log.md, "Baselines") at which seed 0 masters
-# 1-10 digits: 3 layers and 4,000 steps for NoPE, RoPE, ALiBi and random-start APE, plain coupling's own
+# 1-10 digits: 3 layers and 4,000 steps for NoPE, RoPE, ALiBi, random-start APE and index hints, plain coupling's own
 # budget (1 layer, 2,000 steps) for Abacus. Plain APE fails in distribution with 3 layers x 6,000 steps and
 # with 4 layers x 4,000, so it gets 3 layers x 10,000.
 BASELINES: dict[str, Baseline] = {
@@ -62,6 +62,10 @@ BASELINES: dict[str, Baseline] = {
                      3, 4000),
     "rope": Baseline("RoPE", "RoPE: rotary position encoding (Su et al.)", "ape", {}, {"encoding": "rope"}, 3, 4000),
     "alibi": Baseline("ALiBi", "ALiBi: linear attention biases (Press et al.)", "ape", {}, {"encoding": "alibi"},
+                      3, 4000),
+    # a 40-digit sum in cho_hints is 6 x 41 + 4 = 250 tokens: a table of 256 rows
+    "hints": Baseline("index hints", "index hints (Zhou et al.) in Cho's format, random-start APE", "ape",
+                      {"format": "cho_hints", "random_start": True, "max_position": 255}, {"max_positions": 256},
                       3, 4000),
     "abacus": Baseline("Abacus", "Abacus IDs (McLeish et al.) in a learned table, random offset in training",
                        "plain", {"positions": "abacus"}, {}, 1, 2000),

@@ -189,3 +189,14 @@ def test_leaderboard_reports_the_budget_and_refuses_a_length_to_a_method_that_fa
     assert not board["methods"]["nb05-plain"]["mastered"] and board["methods"]["nb05-both"]["mastered"]
     row = next(line for line in format_leaderboard(board).splitlines() if line.startswith("nb05-plain "))
     assert row.endswith("not mastered") and "1L x 2000 x 128" in row
+
+
+def test_leaderboard_rows_for_a_notebook_table(tmp_path):
+    from lengen_utils.leaderboard import leaderboard, leaderboard_rows
+    board = leaderboard("nb05", assets=_fake_assets(tmp_path))
+    rows = leaderboard_rows(board, {"nb05-plain": "plain coupling"})
+    assert list(rows) == ["plain coupling"]
+    row = rows["plain coupling"]
+    assert row["seeds"] == "3" and row["budget"] == "1L x 2000 x 128" and row["train s"] == "100–102"
+    assert row["15 dig"] == "97.0 [74.0–98.0]" and row["gen. length"] == "15"
+    assert set(leaderboard_rows(board)) == {"nb05-plain", "nb05-both"}     # every method under its own name

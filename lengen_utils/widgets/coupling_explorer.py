@@ -12,6 +12,7 @@ import html as _html
 from typing import Callable, Mapping, Sequence
 
 from .. import zoo
+from ..zoo.catalog_nb05_baselines import BASELINES
 from ..generalization import generalizable_length, median_and_range
 from ..plots import median_band
 from .common import _tip, _widgets, error_html, show_figure
@@ -24,14 +25,15 @@ PAPER_GENERALIZABLE = {10: 70, 20: 135, 30: 200, 40: 200}
 
 def default_choices() -> dict[tuple[int, str], list[str]]:
     """The notebook-05 zoo entries, by (trained length, method): the ablation and depth rows on 1-10 digit
-    sums (IDs up to 64), N x 2 multiplication on 1-10 digit multiplicands, and our variant with IDs up to
-    128 on 1-5, 1-10 and 1-15 digit sums (Figure 3)."""
+    sums (IDs up to 64), N x 2 multiplication on 1-10 digit multiplicands, the baselines of section 5 on 1-10
+    digit sums, and our variant with IDs up to 128 on 1-5, 1-10 and 1-15 digit sums (Figure 3)."""
     names = zoo.catalog()
     rows = {"plain coupling (Cho et al.)": "nb05-plain-s{s}", "+ relative bias": "nb05-bias-s{s}",
             "+ packing": "nb05-pack-s{s}", "both (our variant)": "nb05-both-s{s}",
             "plain coupling, 2 layers": "nb05-plain-2l-s{s}", "plain coupling, 3 layers": "nb05-plain-3l-s{s}",
             "N × 2 multiplication, 1 layer": "nb05-mul-1l-s{s}", "N × 2 multiplication, 2 layers": "nb05-mul-2l-s{s}",
             "N × 2 multiplication, 2 layers, long": "nb05-mul-2l-long-s{s}"}
+    rows.update({f"baseline: {b.label}": f"nb05-base-{m}-s{{s}}" for m, b in BASELINES.items()})
     out: dict[tuple[int, str], list[str]] = {}
     for label, pattern in rows.items():
         out[(10, label)] = [pattern.format(s=s) for s in range(10) if pattern.format(s=s) in names]
@@ -64,7 +66,8 @@ class CouplingExplorer:
                                        description="trained 1–"), "the longest operands seen in training (digits)")
         self.method = _tip(w.Dropdown(options=self.methods, value=method if method in self.methods else self.methods[0],
                                       description="method", layout=w.Layout(width="360px")),
-                           "the position-coupling recipe (all at the same budget of steps and problems)")
+                           "the recipe: the coupling rows share one budget of steps and problems; each baseline "
+                           "has the budget it needed to master 1-10 digits (notebook 05, section 5)")
         self.status = w.HTML()
         self.out = w.Output()
         self._quiet = False                  # set while show() moves the dropdowns itself

@@ -30,6 +30,8 @@ from .registry import register
 
 TAG = "nb05-baselines"
 LONGEST = max(NB05_LENGTHS)
+
+
 def _base(kind: str, seed: int) -> ZooEntry:
     """``"ape"``: the flagship APE recipe (lr 3e-3, weight decay 0.1, 128 problems per step, one problem per
     sequence), its table sized for the longest test (``LONGEST`` digits). ``"plain"``: plain coupling's
@@ -50,12 +52,12 @@ class Baseline:
 
 
 # The budgets are the smallest of the search (docs/flagship-log.md, "Baselines") at which seed 0 masters
-# 1-10 digits: 3 layers and 4,000 steps for NoPE, RoPE, ALiBi, random-start APE and index hints, plain coupling's own
-# budget (1 layer, 2,000 steps) for Abacus. Plain APE fails in distribution with 3 layers x 6,000 steps and
-# with 4 layers x 4,000, so it gets 3 layers x 10,000.
+# 1-10 digits: 3 layers and 4,000 steps for NoPE, RoPE, ALiBi, random-start APE and index hints; plain
+# coupling's own budget (1 layer, 2,000 steps) for Abacus. Plain APE fails in distribution with 3 layers x
+# 6,000 steps and with 4 layers x 4,000, so it gets 3 layers x 10,000.
 BASELINES: dict[str, Baseline] = {
-    "ape": Baseline("APE", "plain APE: learned absolute positions 0, 1, 2, ... (the flagship's baseline)", "ape", {}, {},
-                    3, 10000),
+    "ape": Baseline("APE", "plain APE: learned absolute positions 0, 1, 2, ... (the flagship's baseline)",
+                    "ape", {}, {}, 3, 10000),
     "rsape": Baseline("random-start APE", "random-start APE (Cho et al.; Ruoss et al.'s randomized positions)",
                       "ape", {"random_start": True}, {}, 3, 4000),
     "nope": Baseline("NoPE", "NoPE: no position encoding (Kazemnejad et al.)", "ape", {}, {"encoding": "none"},
@@ -81,8 +83,8 @@ def baseline(method: str, seed: int) -> ZooEntry:
     train = replace(base.train, steps=b.steps, warmup_steps=min(100, b.steps // 10 + 1))
     return ZooEntry(name=f"nb05-base-{method}-s{seed}", task=task, model=model, train=train,
                     eval_lengths=NB05_LENGTHS, eval_n=base.eval_n, tags=(TAG,),
-                    description=f"{b.what}; {b.layers} layer{'s' * (b.layers > 1)}, {b.steps:,} steps of {train.batch_size} problems; "
-                                f"1-10 digit sums, seed {seed} (notebook 05, baselines)")
+                    description=f"{b.what}; {b.layers} layer{'s' * (b.layers > 1)}, {b.steps:,} steps of "
+                                f"{train.batch_size} problems; 1-10 digit sums, seed {seed} (notebook 05, baselines)")
 
 
 ENTRIES_NB05_BASELINES: dict[str, ZooEntry] = {}

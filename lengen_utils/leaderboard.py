@@ -108,7 +108,7 @@ def format_leaderboard(board: dict) -> str:
     lengths = sorted({n for m in methods.values() for n in m["lengths"]})
     width = 20
     name_width = max([18] + [len(m) + 2 for m in methods])
-    head = (f"{'method':<{name_width}}{'seeds':>6}{'budget':>16}{'train s':>9}"
+    head = (f"{'method':<{name_width}}{'seeds':>6}{'budget':>19}{'train s':>9}"
             + "".join(f"{f'{n} dig':>{width}}" for n in lengths) + f"{'gen. length':>15}")
     rows = [f"leaderboard {board['tag']}: median exact match over seeds [min-max], %; generalizable length = "
             f"largest tested length with median > {100 * board['threshold']:g}%, only for methods that master "
@@ -125,7 +125,7 @@ def format_leaderboard(board: dict) -> str:
         secs = f"{statistics.median(seconds):.0f}" if seconds else "-"
         gen = m["generalizable_length"] if m["mastered"] else "not mastered"
         spent = budget_text(m["budget"])
-        rows.append(f"{method:<{name_width}}{len(m['seeds']):>6}{spent:>16}{secs:>9}" + "".join(cells) + f"{gen:>15}")
+        rows.append(f"{method:<{name_width}}{len(m['seeds']):>6}{spent:>19}{secs:>9}" + "".join(cells) + f"{gen:>15}")
     if not methods:
         rows.append("(no entry of this tag is built)")
     if board["missing"]:

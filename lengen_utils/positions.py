@@ -9,6 +9,12 @@
   operators get ``s + W``. For ``$653+049=2070$`` at s = 5 this is ``0 6 7 8 9 6 7 8 9 8 7 6 5 0``. The same rule is
   Cho's N x 2 multiplication coupling (Section 6.1). The start is random in training and fixed (1)
   at evaluation.
+* ``coupled_sink``: our departure for the final carry. Cho's IDs, except that ``$`` moves with the start:
+  it gets the start itself and every other ID is one higher, so ``$`` always sits one below the lowest digit
+  ID, in the slot where the final carry (the answer digit of significance L, whose own ID holds no operand
+  digit) looks for the digits "one below" it. At the evaluation start 0 the IDs are exactly Cho's at start
+  1 (``$`` 0, the final carry 1); in training the random start moves ``$`` with the digits instead of leaving
+  it at 0, far from them. For ``$653+049=2070$`` at s = 4: ``4 6 7 8 9 6 7 8 9 8 7 6 5 4``.
 * ``abacus``: McLeish et al.: every number is indexed from its *least significant* digit, 1, 2, 3, ...
   (a digit of significance k gets ``k + 1``), whichever way the format writes it; 0 for every other
   token; plus one random offset in training. McLeish et al. write all numbers reversed and count from
@@ -29,7 +35,7 @@ import numpy as np
 from .formats import DIGITS, Example
 from .problems import num_digits
 
-SCHEMES = ("consecutive", "coupled", "abacus")
+SCHEMES = ("consecutive", "coupled", "coupled_sink", "abacus")
 _NUMBER_ROLES = ("a", "b", "answer")   # roles whose digits belong to a number (not hints or operators)
 
 
@@ -113,6 +119,13 @@ def coupled_ids(example: Example, start: int = 1) -> list[int]:
     return ids
 
 
+def coupled_sink_ids(example: Example, start: int = 0) -> list[int]:
+    """Cho's coupled IDs with ``$`` as the final carry's sink: ``$`` gets ``start``, every other token its
+    coupled ID from ``start + 1`` (so at start 0 these are Cho's IDs at start 1)."""
+    return [start if role in ("bos", "eos") else i
+            for role, i in zip(example.roles, coupled_ids(example, start + 1))]
+
+
 def abacus_ids(example: Example, start: int = 0) -> list[int]:
     """McLeish et al.'s Abacus: every number indexed from its least significant digit.
 
@@ -125,7 +138,8 @@ def abacus_ids(example: Example, start: int = 0) -> list[int]:
 
 
 
-_ASSIGNERS = {"consecutive": consecutive_ids, "coupled": coupled_ids, "abacus": abacus_ids}
+_ASSIGNERS = {"consecutive": consecutive_ids, "coupled": coupled_ids, "coupled_sink": coupled_sink_ids,
+              "abacus": abacus_ids}
 
 
 def uniform_slots(example: Example) -> list[int]:
@@ -146,5 +160,5 @@ def uniform_slots(example: Example) -> list[int]:
             for tok, role, s in zip(example.tokens, example.roles, example.significance)]
 
 
-__all__ = ["PositionScheme", "PositionRangeError", "SCHEMES", "consecutive_ids", "coupled_ids", "abacus_ids",
-           "uniform_slots"]
+__all__ = ["PositionScheme", "PositionRangeError", "SCHEMES", "consecutive_ids", "coupled_ids", "coupled_sink_ids",
+           "abacus_ids", "uniform_slots"]

@@ -127,7 +127,7 @@ class TaskConfig:
             raise ConfigError(f"sampler {self.sampler!r} is defined for addition only (cascades of carries), "
                               f"not op={self.op!r}")
         spec = get_format(self.format)
-        if self.pack > 1 and (self.positions != "coupled" or spec.layout != "decoder"):
+        if self.pack > 1 and (self.positions not in ("coupled", "coupled_sink") or spec.layout != "decoder"):
             raise ConfigError(f"pack={self.pack} > 1 is implemented for decoder formats with coupled positions "
                               f"only, not format={self.format!r} with positions={self.positions!r}")
         if spec.layout == "encoder" and not self.frame_width:

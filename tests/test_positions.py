@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from lengen_utils.formats import encode
 from lengen_utils.positions import (PositionRangeError, PositionScheme, abacus_ids, consecutive_ids, coupled_ids,
-                                   uniform_slots)
+                                   coupled_sink_ids, uniform_slots)
 from lengen_utils.problems import Problem
 
 
@@ -111,3 +111,41 @@ def test_too_long_for_the_table_is_a_clear_error():
 def test_unknown_scheme():
     with pytest.raises(ValueError, match="unknown position scheme"):
         PositionScheme("zigzag")
+
+
+def test_coupled_sink_golden_and_equal_to_cho_at_evaluation():
+    # $653+049=2070$ at s = 4: '$' gets the start, every other token its coupled ID from s + 1
+    ex = encode(Problem(653, 49), "cho")
+    assert coupled_sink_ids(ex, 4) == [4, 6, 7, 8, 9, 6, 7, 8, 9, 8, 7, 6, 5, 4]
+    sink = PositionScheme("coupled_sink", random_start=True, max_position=64)
+    assert sink.assign(ex) == coupled_ids(ex, 1)                    # evaluation: Cho's IDs at start 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=st.integers(0, 10**30), b=st.integers(0, 10**30), seed=st.integers(0, 1000))
+def test_coupled_sink_keeps_the_bos_one_below_the_lowest_digit_at_every_start(a, b, seed):
+    ex = encode(Problem(a, b), "cho")
+    ids = PositionScheme("coupled_sink", random_start=True, max_position=100).assign(ex, np.random.default_rng(seed))
+    digits = [pid for pid, sig in zip(ids, ex.significance) if sig is not None]
+    assert ids[0] == ids[-1] == min(digits) - 1                     # '$' moves with the start
+    shifted = [pid - ids[0] for pid in ids]
+    assert [p for p, r in zip(shifted, ex.roles) if r not in ("bos", "eos")] == \
+           [p for p, r in zip(coupled_ids(ex, 1), ex.roles) if r not in ("bos", "eos")]
+
+
+def test_coupled_sink_packs_problems_into_disjoint_id_ranges():
+    from lengen_utils.formats import TOKEN_ID
+    from lengen_utils.tasks import Task, TaskConfig
+    task = Task(TaskConfig(positions="coupled_sink", max_position=128, pack=4))
+    batch = task.train_batch(np.random.default_rng(0), 16)
+    for tokens, ids in zip(batch.tokens.tolist(), batch.position_ids.tolist()):
+        dollars = [i for i, t in enumerate(tokens) if t == TOKEN_ID["$"]]
+        assert len(dollars) == 8                                    # four problems, each $ ... $
+        ranges = []
+        for open_, close in zip(dollars[::2], dollars[1::2]):
+            span = ids[open_:close + 1]
+            assert span[0] == span[-1] == min(span)                 # each '$' sits at its own problem's bottom
+            ranges.append((min(span), max(span)))
+        ranges.sort()
+        assert all(hi < lo for (_, hi), (lo, _) in zip(ranges, ranges[1:]))   # disjoint
+        assert ranges[-1][1] <= 128

@@ -93,14 +93,35 @@ NB05_TRAINED_LENGTHS = (5, 10, 15, 20, 30, 40, 50, 60, 80, 100, 120)
 
 
 def _nb05_trained(digits: int, seed: int) -> ZooEntry:
+    return register(_nb05_trained_entry(digits, seed))
+
+
+def _nb05_trained_entry(digits: int, seed: int) -> ZooEntry:
     both = coupled_recipe(seed=seed)
     task = replace(both.task, max_digits=digits, max_position=NB05_TRAINED_MAX_POSITION)
     model = replace(both.model, max_positions=NB05_TRAINED_MAX_POSITION + 1)
-    return register(replace(both, name=f"nb05-len{digits}-s{seed}", task=task, model=model,
-                            eval_lengths=NB05_TRAINED_LENGTHS, eval_n=500, tags=("nb05-trained",),
-                            description=f"position coupling + relative bias + packing (our variant), 1-{digits} "
-                                        f"digit sums, IDs up to {NB05_TRAINED_MAX_POSITION}, seed {seed} "
-                                        f"(notebook 05, Cho Figure 3)"))
+    return replace(both, name=f"nb05-len{digits}-s{seed}", task=task, model=model,
+                   eval_lengths=NB05_TRAINED_LENGTHS, eval_n=500, tags=("nb05-trained",),
+                   description=f"position coupling + relative bias + packing (our variant), 1-{digits} "
+                               f"digit sums, IDs up to {NB05_TRAINED_MAX_POSITION}, seed {seed} "
+                               f"(notebook 05, Cho Figure 3)")
+
+
+# == the raised flagship: a sink for the final carry =====================================================
+# The nb05-len10 recipe (our variant, IDs up to 128, 1-10 digit sums) with the position scheme coupled_sink:
+# '$' moves with the random start, one below the lowest digit ID, where the final carry looks for the digits
+# "one below" it (docs/flagship-log.md, "what the evaluation start says"). Same budget, same test sets;
+# 5 seeds, as the raised flagship's target is judged. Tag nb05-sink.
+NB05_SINK_SEEDS = (0, 1, 2, 3, 4)
+
+
+def _nb05_sink(seed: int) -> ZooEntry:
+    ref = _nb05_trained_entry(10, seed)
+    return register(replace(ref, name=f"nb05-sink-s{seed}", task=replace(ref.task, positions="coupled_sink"),
+                            tags=("nb05-sink",),
+                            description=f"position coupling with $ as the final carry's sink (coupled_sink) + "
+                                        f"relative bias + packing, 1-10 digit sums, IDs up to "
+                                        f"{NB05_TRAINED_MAX_POSITION}, seed {seed} (notebook 05, raised flagship)"))
 
 
 ENTRIES_NB05: dict[str, ZooEntry] = {}
@@ -122,3 +143,5 @@ for _digits in NB05_TRAINED:
 NB05_FLAGSHIP_SEEDS = NB05_SEEDS + (3, 4)
 for _seed in NB05_FLAGSHIP_SEEDS[len(NB05_SEEDS):]:
     _nb05_trained(10, _seed)
+for _seed in NB05_SINK_SEEDS:
+    _nb05_sink(_seed)

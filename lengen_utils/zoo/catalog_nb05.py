@@ -113,12 +113,13 @@ def _nb05_trained_entry(digits: int, seed: int) -> ZooEntry:
 # "one below" it (docs/flagship-log.md, "what the evaluation start says"). Same budget, same test sets;
 # 5 seeds, as the raised flagship's target is judged. Tag nb05-sink.
 NB05_SINK_SEEDS = (0, 1, 2, 3, 4)
+NB05_SINK_LENGTHS = tuple(sorted(NB05_TRAINED_LENGTHS + (70,)))   # 70: the raised flagship's target length
 
 
 def _nb05_sink(seed: int) -> ZooEntry:
     ref = _nb05_trained_entry(10, seed)
     return register(replace(ref, name=f"nb05-sink-s{seed}", task=replace(ref.task, positions="coupled_sink"),
-                            tags=("nb05-sink",),
+                            eval_lengths=NB05_SINK_LENGTHS, tags=("nb05-sink",),
                             description=f"position coupling with $ as the final carry's sink (coupled_sink) + "
                                         f"relative bias + packing, 1-10 digit sums, IDs up to "
                                         f"{NB05_TRAINED_MAX_POSITION}, seed {seed} (notebook 05, raised flagship)"))

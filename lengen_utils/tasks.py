@@ -262,6 +262,17 @@ class Task:
         scheme = BoardPositions if self.board else PositionScheme
         self.scheme = scheme(config.positions, config.random_start, config.max_position)
 
+    def at_start(self, start: int) -> "Task":
+        """The same task, evaluated with the position IDs starting at ``start`` instead of the scheme's default
+        (Cho et al. evaluate at 1): a probe of how a model depends on where its IDs begin. Training is unchanged."""
+        if self.board:
+            raise ConfigError("at_start is for arithmetic tasks; a board task has one start per ID channel")
+        check_int("Task.at_start", "start", start, minimum=0)
+        other = Task(self.config)
+        other.scheme = PositionScheme(self.config.positions, self.config.random_start, self.config.max_position,
+                                      eval_start=start)
+        return other
+
     # -- problems -------------------------------------------------------------------------------
     def sample_train_problems(self, rng: np.random.Generator, n: int) -> list[P.Problem]:
         c = self.config

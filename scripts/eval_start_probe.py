@@ -16,7 +16,6 @@ import torch
 
 from lengen_utils import zoo
 from lengen_utils.evaluate import evaluate_lengths
-from lengen_utils.positions import PositionScheme
 
 
 def main() -> None:
@@ -28,15 +27,14 @@ def main() -> None:
     args = p.parse_args()
     torch.set_num_threads(1)
     model, task = zoo.load(args.name)
-    if task.config.positions != "coupled":
+    if not task.config.positions.startswith("coupled"):
         p.error(f"{args.name} uses {task.config.positions!r} IDs; this probe is for coupled ones")
     for start in (int(s) for s in args.starts.split(",")):
         if start + args.length + 1 > task.config.max_position:
             print(f"start {start}: IDs up to {start + args.length + 1} do not fit max_position="
                   f"{task.config.max_position}; skipped")
             continue
-        task.scheme = PositionScheme("coupled", True, task.config.max_position, eval_start=start)
-        em = evaluate_lengths(model, task, [args.length], n=args.n, seed=2024)[args.length].exact_match
+        em = evaluate_lengths(model, task.at_start(start), [args.length], n=args.n, seed=2024)[args.length].exact_match
         print(f"{args.name} at {args.length} digits, start {start}: exact match {100 * em:.1f}%", flush=True)
 
 

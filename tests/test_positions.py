@@ -149,3 +149,16 @@ def test_coupled_sink_packs_problems_into_disjoint_id_ranges():
         ranges.sort()
         assert all(hi < lo for (_, hi), (lo, _) in zip(ranges, ranges[1:]))   # disjoint
         assert ranges[-1][1] <= 128
+
+
+def test_a_task_evaluated_at_another_start():
+    from lengen_utils.tasks import ConfigError, Task, TaskConfig
+    task = Task(TaskConfig(max_position=64))
+    ex = task.example(Problem(653, 49))
+    assert task.position_ids(ex) == coupled_ids(ex, 1)
+    assert task.at_start(5).position_ids(ex) == coupled_ids(ex, 5)
+    assert task.position_ids(ex) == coupled_ids(ex, 1)              # the original is unchanged
+    with pytest.raises(ConfigError, match="start"):
+        task.at_start(-1)
+    with pytest.raises(PositionRangeError, match="max_position=64"):
+        task.at_start(61).position_ids(ex)                          # the operators would need ID 65

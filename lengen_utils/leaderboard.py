@@ -102,6 +102,13 @@ def leaderboard_rows(board: dict, labels: dict[str, str] | None = None) -> dict[
     return rows
 
 
+def median_bands(board: dict, labels: dict[str, str]) -> dict[str, dict[int, tuple[float, float, float]]]:
+    """``{label: {length: (median, min, max)}}`` of the named methods, as :func:`lengen_utils.plots.median_band`
+    draws them."""
+    return {label: {n: (c["median"], c["min"], c["max"]) for n, c in board["methods"][method]["lengths"].items()}
+            for method, label in labels.items()}
+
+
 def format_leaderboard(board: dict) -> str:
     """Plain text: one row per method, median EM (%) and [min-max] per length, then the generalizable length."""
     methods = board["methods"]

@@ -200,3 +200,10 @@ def test_leaderboard_rows_for_a_notebook_table(tmp_path):
     assert row["seeds"] == "3" and row["budget"] == "1L x 2000 x 128" and row["train s"] == "100–102"
     assert row["15 dig"] == "97.0 [74.0–98.0]" and row["gen. length"] == "15"
     assert set(leaderboard_rows(board)) == {"nb05-plain", "nb05-both"}     # every method under its own name
+
+
+def test_median_bands_for_the_plot(tmp_path):
+    from lengen_utils.leaderboard import leaderboard, median_bands
+    bands = median_bands(leaderboard("nb05", assets=_fake_assets(tmp_path)), {"nb05-plain": "plain"})
+    assert bands == {"plain": {5: (1.0, 1.0, 1.0), 10: (1.0, 0.99, 1.0), 15: (0.97, 0.74, 0.98),
+                               20: (0.39, 0.19, 0.5)}}

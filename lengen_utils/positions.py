@@ -36,6 +36,7 @@ from .formats import DIGITS, Example
 from .problems import num_digits
 
 SCHEMES = ("consecutive", "coupled", "coupled_sink", "abacus")
+COUPLED_SCHEMES = ("coupled", "coupled_sink")   # IDs by significance: problems can be packed in disjoint ID ranges
 _NUMBER_ROLES = ("a", "b", "answer")   # roles whose digits belong to a number (not hints or operators)
 
 
@@ -160,5 +161,5 @@ def uniform_slots(example: Example) -> list[int]:
             for tok, role, s in zip(example.tokens, example.roles, example.significance)]
 
 
-__all__ = ["PositionScheme", "PositionRangeError", "SCHEMES", "consecutive_ids", "coupled_ids", "coupled_sink_ids",
-           "abacus_ids", "uniform_slots"]
+__all__ = ["PositionScheme", "PositionRangeError", "SCHEMES", "COUPLED_SCHEMES", "consecutive_ids", "coupled_ids",
+           "coupled_sink_ids", "abacus_ids", "uniform_slots"]

@@ -16,7 +16,7 @@ from .boards import sample_boards, sample_square_boards
 from .complexity_sampling import sample_mixed_complexity, sample_uniform_over_complexity
 from .constants import EVAL_SEED, IGNORE_INDEX
 from .formats import FILL_ID, FORMATS, N_HINTS, Example, answer_width, encode, get_format, tokens_to_ids
-from .positions import SCHEMES, PositionRangeError, PositionScheme, uniform_slots
+from .positions import COUPLED_SCHEMES, SCHEMES, PositionRangeError, PositionScheme, uniform_slots
 from .positions2d import BOARD_SCHEMES, BoardPositions
 from .text_filler import add_filler, filler_config_problem, filler_rng, frame_ids
 
@@ -127,7 +127,7 @@ class TaskConfig:
             raise ConfigError(f"sampler {self.sampler!r} is defined for addition only (cascades of carries), "
                               f"not op={self.op!r}")
         spec = get_format(self.format)
-        if self.pack > 1 and (self.positions not in ("coupled", "coupled_sink") or spec.layout != "decoder"):
+        if self.pack > 1 and (self.positions not in COUPLED_SCHEMES or spec.layout != "decoder"):
             raise ConfigError(f"pack={self.pack} > 1 is implemented for decoder formats with coupled positions "
                               f"only, not format={self.format!r} with positions={self.positions!r}")
         if spec.layout == "encoder" and not self.frame_width:

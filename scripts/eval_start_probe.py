@@ -16,6 +16,7 @@ import torch
 
 from lengen_utils import zoo
 from lengen_utils.evaluate import evaluate_lengths
+from lengen_utils.positions import COUPLED_SCHEMES
 
 
 def main() -> None:
@@ -27,7 +28,7 @@ def main() -> None:
     args = p.parse_args()
     torch.set_num_threads(1)
     model, task = zoo.load(args.name)
-    if not task.config.positions.startswith("coupled"):
+    if task.config.positions not in COUPLED_SCHEMES:
         p.error(f"{args.name} uses {task.config.positions!r} IDs; this probe is for coupled ones")
     for start in (int(s) for s in args.starts.split(",")):
         if start + args.length + 1 > task.config.max_position:

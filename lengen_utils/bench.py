@@ -5,14 +5,17 @@ their generalizable length: :mod:`lengen_utils.leaderboard`).
 
 The flagship benchmark trains the zoo's two flagship recipes (:mod:`lengen_utils.zoo.flagship`) on the
 CPU, on additions with 1-10 digit operands in Cho et al.'s format ``$653+049=2070$``, with the same
-number of steps and the same number of problems per step:
+number of problems per step, each with the budget it needs to master 1-10 digits:
 
-* ``coupled``: position coupling (Cho et al.) with our variant's additions (zoo entry ``flagship-coupled``);
+* ``coupled``: position coupling (Cho et al.) with our variant's additions (zoo entry ``flagship-coupled``):
+  1 layer, 2,000 steps (about 3 minutes on one core);
 * ``ape``: a plain absolute-position decoder (IDs 0, 1, 2, ... with no random start), whose learned
-  table is big enough for the longest test inputs (zoo entry ``flagship-ape``).
+  table is big enough for the longest test inputs (zoo entry ``flagship-ape``): 3 layers, 10,000 steps
+  (about 20 minutes on one core).
 
 It prints the wall-clock training time of each and the exact match (EM, teacher-forced: every answer
-digit and the closing ``$`` right) at 5-40 digits on fixed test sets. ``--json`` prints the same figures
+digit and the closing ``$`` right) at 5-100 digits on fixed test sets. ``--steps`` sets both models' steps
+(default: each recipe's own). ``--json`` prints the same figures
 as one JSON object; ``--out DIR`` saves both checkpoints (safetensors) and ``results.json`` in DIR and
 nowhere else. ``--set model.d_model=128`` style overrides change the coupled recipe (``--set-ape`` the
 APE one), which is how the recipe search in ``docs/flagship-log.md`` was run. The bench only trains,
@@ -46,7 +49,7 @@ from .tasks import Task
 from .throughput import main as throughput_main
 from .train import fit
 from .zoo import ZooEntry
-from .zoo.flagship import BATCH, EVAL_N, LENGTHS, STEPS, ape_recipe, coupled_recipe
+from .zoo.flagship import APE_STEPS, BATCH, EVAL_N, LENGTHS, STEPS, ape_recipe, flagship_recipe
 
 PROG = "python -m lengen_utils.bench"
 MODELS = ("coupled", "ape")
@@ -81,13 +84,14 @@ def apply_overrides(recipe: ZooEntry, overrides: list[str]) -> ZooEntry:
     return recipe
 
 
-def flagship_recipes(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0, lengths=LENGTHS,
+def flagship_recipes(steps: int | None = None, batch_size: int = BATCH, seed: int = 0, lengths=LENGTHS,
                      overrides=(), ape_overrides=()) -> dict[str, ZooEntry]:
-    """The two recipes at this budget, with the overrides applied (``batch_size`` counts problems)."""
-    coupled = apply_overrides(coupled_recipe(steps, batch_size, seed), list(overrides))
+    """The two recipes at this budget, with the overrides applied (``batch_size`` counts problems;
+    ``steps`` None: each recipe's own, ``STEPS`` for the coupled decoder and ``APE_STEPS`` for APE)."""
+    coupled = apply_overrides(flagship_recipe(steps or STEPS, batch_size, seed), list(overrides))
     if not any(o.startswith("train.batch_size=") for o in overrides):   # keep `batch_size` problems per step
         coupled = replace(coupled, train=replace(coupled.train, batch_size=max(1, batch_size // coupled.task.pack)))
-    ape = apply_overrides(ape_recipe(steps, batch_size, seed, max(lengths)), list(ape_overrides))
+    ape = apply_overrides(ape_recipe(steps or APE_STEPS, batch_size, seed, max(lengths)), list(ape_overrides))
     return {"coupled": coupled, "ape": ape}
 
 
@@ -160,7 +164,7 @@ def prepare(steps: int | None = None, batch_size: int | None = None, seed: int =
         raise ValueError(f"models must be a non-empty subset of {MODELS}, got {tuple(models)}")
     if quick:
         steps, batch_size, n_eval = steps or 20, batch_size or 16, n_eval or 20
-    steps, batch_size, n_eval = steps or STEPS, batch_size or BATCH, n_eval or EVAL_N
+    batch_size, n_eval = batch_size or BATCH, n_eval or EVAL_N
     recipes = flagship_recipes(steps, batch_size, seed, lengths, overrides, ape_overrides)
     for name in models:
         try:
@@ -169,6 +173,7 @@ def prepare(steps: int | None = None, batch_size: int | None = None, seed: int =
             raise ValueError(f"the {name} model cannot run this benchmark: {err}") from None
     if out is not None:
         out = check_writable(out, "--out folder")
+    steps = {m: recipes[m].train.steps for m in models}
     return {"steps": steps, "batch_size": batch_size, "seed": seed, "quick": quick, "n_eval": n_eval,
             "lengths": lengths, "recipes": {m: recipes[m] for m in models}, "out": out, "threads": threads,
             "progress": progress,
@@ -212,13 +217,15 @@ def flagship(**kwargs) -> dict:
 
 def build_parser() -> OneLineParser:
     parser = OneLineParser(prog=PROG, description="Benchmarks: flagship (coupled vs plain APE decoder, trained on "
-                                                  "1-10 digits, tested to 40), leaderboard and throughput.")
+                                                  f"1-10 digits, tested to {max(LENGTHS)}), leaderboard and "
+                                                  "throughput.")
     sub = parser.add_subparsers(dest="benchmark", required=True, parser_class=OneLineParser)
-    f = sub.add_parser("flagship", help="coupled vs plain APE decoder: train on 1-10 digits, test to 40")
+    f = sub.add_parser("flagship", help=f"coupled vs plain APE decoder: train on 1-10 digits, test to {max(LENGTHS)}")
     f.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     f.add_argument("--quick", action="store_true", help="tiny budget (20 steps, 20 test problems) for tests")
     f.add_argument("--seed", type=int, default=0, help="model and data seed (the test sets are fixed)")
-    f.add_argument("--steps", type=positive_int, default=None, help=f"training steps of each model (default {STEPS})")
+    f.add_argument("--steps", type=positive_int, default=None,
+                   help=f"training steps of both models (default: {STEPS} coupled, {APE_STEPS} APE)")
     f.add_argument("--batch-size", type=positive_int, default=None,
                    help=f"training problems per step (default {BATCH})")
     f.add_argument("--n-eval", type=positive_int, default=None, help=f"test problems per length (default {EVAL_N})")
@@ -279,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results))
     else:
         cfg = results["config"]
-        print(f"flagship: {cfg['steps']} steps x batch {cfg['batch_size']}, seed {cfg['seed']}, "
+        steps = ", ".join(f"{m} {n:,}" for m, n in cfg["steps"].items())
+        print(f"flagship: steps {steps} x batch {cfg['batch_size']}, seed {cfg['seed']}, "
               f"{cfg['n_eval']} test problems per length, {cfg['threads']} CPU threads, "
               f"load {cfg['load_before']} -> {cfg['load_after']}")
         print(format_table(results, lengths))

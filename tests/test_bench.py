@@ -14,7 +14,7 @@ from lengen_utils.checkpoint import load_model
 from lengen_utils.tasks import Task, TaskConfig
 
 ROOT = Path(__file__).resolve().parents[1]
-LENGTHS = (5, 10, 15, 20, 30, 40)
+LENGTHS = (5, 10, 15, 20, 30, 40, 70, 100)
 
 
 def _check_results(results: dict, n_eval: int) -> None:
@@ -28,7 +28,7 @@ def _check_results(results: dict, n_eval: int) -> None:
         assert set(r["em"]) == {str(n) for n in LENGTHS}
         assert all(0.0 <= v <= 1.0 for v in r["em"].values())
         assert {"task", "model", "train"} <= set(r["recipe"])
-    assert results["coupled"]["recipe"]["task"]["positions"] == "coupled"
+    assert results["coupled"]["recipe"]["task"]["positions"] == "coupled_sink"
     ape = results["ape"]["recipe"]
     assert ape["task"]["positions"] == "consecutive" and not ape["task"]["random_start"]
     assert results["coupled"]["steps"] == results["ape"]["steps"]
@@ -45,8 +45,8 @@ def test_flagship_quick_in_process(tmp_path):
         assert meta["name"] == name and meta["seed"] == 0 and meta["command"].endswith("--quick")
         assert {"task_config", "train_config", "metrics"} <= set(meta)
         assert (tmp_path / f"{name}.safetensors").stat().st_size < 5_000_000
-    # the APE table is big enough for the longest test inputs ($ + 40 + 1 + 40 + 1 + 41 + $ = 125 tokens)
-    assert results["ape"]["recipe"]["model"]["max_positions"] >= 125
+    # the APE table is big enough for the longest test inputs ($ + 100 + 1 + 100 + 1 + 101 + $ = 305 tokens)
+    assert results["ape"]["recipe"]["model"]["max_positions"] >= 305
 
 
 def test_flagship_cli_json_parses():
@@ -59,7 +59,7 @@ def test_flagship_cli_json_parses():
 
 
 def test_overrides_reach_the_recipe():
-    r = bench.apply_overrides(bench.coupled_recipe(), ["model.d_model=32", "train.lr=0.01", "task.pack=2"])
+    r = bench.apply_overrides(bench.flagship_recipe(), ["model.d_model=32", "train.lr=0.01", "task.pack=2"])
     assert (r.model.d_model, r.train.lr, r.task.pack) == (32, 0.01, 2)
     with pytest.raises(ValueError, match="no field 'no_such_field'"):
         bench.apply_overrides(r, ["model.no_such_field=1"])
@@ -72,6 +72,10 @@ def test_the_bench_trains_the_zoo_recipes():
     recipes = bench.flagship_recipes()
     assert recipes["coupled"] == zoo.entry("flagship-coupled")
     assert recipes["ape"] == zoo.entry("flagship-ape")
+    # each model gets the budget under which it masters 1-10 digits (the fair-comparison rule)
+    assert (recipes["coupled"].model.n_layers, recipes["coupled"].train.steps) == (1, 2000)
+    assert (recipes["ape"].model.n_layers, recipes["ape"].train.steps) == (3, 10000)
+    assert recipes["coupled"].train.batch_size * recipes["coupled"].task.pack == recipes["ape"].train.batch_size
     assert not hasattr(bench, "Recipe") and not hasattr(bench, "record_flagship")
     assert not hasattr(bench, "load_flagship")
 
@@ -87,7 +91,7 @@ def test_out_writes_only_inside_its_folder(tmp_path):
 
 def test_steps_are_what_was_asked(tmp_path):
     results = bench.flagship(steps=3, batch_size=8, n_eval=4, lengths=(5,), models=("coupled",), progress=False)
-    assert results["coupled"]["steps"] == 3 and results["config"]["steps"] == 3
+    assert results["coupled"]["steps"] == 3 and results["config"]["steps"] == {"coupled": 3}
     for bad in (0, -5):
         with pytest.raises(ValueError, match=f"steps must be a positive integer .>= 1., got {bad}"):
             bench.flagship(steps=bad, progress=False)

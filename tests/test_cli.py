@@ -30,7 +30,7 @@ BAD_BENCH = [
     (["--lengths", "0"], {}, ["--lengths", ">= 1", "got 0"]),
     (["--lengths", "5,-3"], {}, ["--lengths", ">= 1", "got -3"]),
     (["--lengths", ""], {}, ["--lengths", "is not an integer"]),
-    (["--lengths", "70"], {}, ["70-digit", "max_position=64"]),
+    (["--lengths", "130"], {}, ["130-digit", "max_position=128"]),
     (["--set", "model.encoding=bogus"], {}, ["model.encoding=bogus", "unknown position encoding 'bogus'",
                                              "choose one of"]),
     (["--set", "model.no_such=1"], {}, ["no field 'no_such'", "fields:"]),

@@ -228,18 +228,29 @@ def test_an_interrupted_zoo_train_leaves_asset_and_manifest_as_they_were(tmp_pat
 # -- the flagship entries ---------------------------------------------------------------------------
 def test_flagship_entries_are_zoo_entries():
     coupled, ape = zoo.entry("flagship-coupled"), zoo.entry("flagship-ape")
-    assert coupled.task.positions == "coupled" and ape.task.positions == "consecutive"
-    assert coupled.eval_lengths == ape.eval_lengths == (5, 10, 15, 20, 30, 40)
+    assert coupled.task.positions == "coupled_sink" and ape.task.positions == "consecutive"
+    assert coupled.eval_lengths == ape.eval_lengths == (5, 10, 15, 20, 30, 40, 70, 100)
     rec = zoo.manifest_record("flagship-coupled")
     assert rec["file"] == "zoo/flagship-coupled.safetensors" and rec["seed"] == coupled.seed
     assert rec["train"] == coupled.train.to_dict() | {"betas": list(coupled.train.betas)}
+
+
+def test_the_flagship_is_the_sink_recipe_and_its_seeds_are_nb05_sink():
+    """flagship-coupled = coupled_recipe with the sink and IDs to 128; nb05-sink-sN are its seeds."""
+    flagship, variant = zoo.entry("flagship-coupled"), zoo.coupled_recipe()
+    assert (flagship.task.max_position, flagship.model.max_positions) == (128, 129)
+    assert flagship.task.with_(positions="coupled", max_position=64) == variant.task
+    assert flagship.train == variant.train
+    for seed in range(5):
+        sink = zoo.entry(f"nb05-sink-s{seed}")
+        assert sink.configs() == zoo.flagship_recipe(seed=seed).configs()
 
 
 def test_flagship_load_and_metrics_as_the_notebooks_call_them():
     model, task = zoo.load("flagship-coupled")
     assert task.config == zoo.entry("flagship-coupled").task and model.cfg.relative_bias
     em = zoo.metrics("flagship-coupled")
-    assert set(em) == {5, 10, 15, 20, 30, 40} and all(isinstance(v, float) for v in em.values())
+    assert set(em) == {5, 10, 15, 20, 30, 40, 70, 100} and all(isinstance(v, float) for v in em.values())
     assert set(zoo.per_digit("flagship-ape")) == set(em)
 
 
@@ -326,8 +337,8 @@ def test_python_dash_m_zoo_runs_without_a_traceback():
 
 
 def test_nb05_ablation_differs_from_the_flagship_only_where_it_says():
-    """nb05-both-s0 trains exactly as flagship-coupled; plain/bias/pack drop bias and/or packing, same budget."""
-    flagship = zoo.entry("flagship-coupled")
+    """nb05-both-s0 trains exactly as coupled_recipe; plain/bias/pack drop bias and/or packing, same budget."""
+    flagship = zoo.coupled_recipe()
     assert zoo.entry("nb05-both-s0").configs() == flagship.configs()
     for method in ("plain", "bias", "pack", "both"):
         for seed in (0, 1, 2):

@@ -26,13 +26,14 @@ from .builder import build, check_buildable, load, measure, train_entry, verify
 from .catalog import ENTRIES, catalog, entry, register
 from .commands import main
 from .entry import ZooEntry, ZooError
-from .flagship import ape_recipe, coupled_recipe
+from .flagship import ape_recipe, coupled_recipe, flagship_recipe
 from .manifest import (ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path, commit, manifest_record,
                        metrics, per_digit, read_manifest, record_in_manifest)
 
 __all__ = [
     "ASSETS", "ENTRIES", "MANIFEST", "REPO_ROOT", "ZooEntry", "ZooError", "ape_recipe", "assets_dir", "build",
-    "catalog", "check_buildable", "checkpoint_path", "commit", "coupled_recipe", "entry", "load", "main",
+    "catalog", "check_buildable", "checkpoint_path", "commit", "coupled_recipe", "entry", "flagship_recipe", "load",
+    "main",
     "manifest_record", "measure", "metrics", "per_digit", "read_manifest", "record_in_manifest", "register",
     "train_entry", "verify",
 ]

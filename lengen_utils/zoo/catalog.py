@@ -11,11 +11,11 @@ from ..model import ModelConfig
 from ..tasks import TaskConfig
 from ..train import TrainConfig
 from .entry import ZooEntry
-from .flagship import ape_recipe, coupled_recipe
+from .flagship import ape_recipe, flagship_recipe
 from .registry import ENTRIES, catalog, entry, register
 
 # == flagship: Cho et al. Section 4 at CPU scale (python -m lengen_utils.bench flagship) ==============
-register(coupled_recipe())
+register(flagship_recipe())
 register(ape_recipe())
 
 # == smoke: the entry CI retrains end to end (tens of seconds on 2 cores) ========================

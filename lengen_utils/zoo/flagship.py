@@ -1,9 +1,17 @@
 """The flagship recipes (Cho et al. Section 4 at CPU scale): a coupled decoder and its APE baseline.
 
-Both train on additions with 1-10 digit operands in Cho et al.'s format ``$653+049=2070$``, with the
-same number of steps and the same number of problems per step, and are tested at 5-40 digits. The
-catalog registers them at the default budget as ``flagship-coupled`` and ``flagship-ape``;
-``python -m lengen_utils.bench flagship`` trains them at any budget (``--steps``, ``--set ...``).
+Both train on additions with 1-10 digit operands in Cho et al.'s format ``$653+049=2070$``, with the same
+number of problems per step, and are tested at 5-100 digits. Each gets the budget it needs to master the
+trained lengths (the fair-comparison rule): the coupled decoder 1 layer x 2,000 steps, the APE decoder
+3 layers x 10,000 steps (with less it fails inside the trained range; ``docs/flagship-log.md``). The
+catalog registers them as ``flagship-coupled`` and ``flagship-ape``; ``python -m lengen_utils.bench
+flagship`` trains them at any budget (``--steps``, ``--set ...``).
+
+* :func:`coupled_recipe`: our variant of position coupling (coupled IDs up to 64 + relative bias +
+  packing), the base of notebook 05's ablation (``nb05-both``) and of its other coupled entries.
+* :func:`flagship_recipe`: the flagship, that variant with ``$`` as the final carry's sink
+  (``coupled_sink``) and IDs up to 128 (notebook 05, section 4; ``nb05-sink-s*`` are its seeds).
+* :func:`ape_recipe`: the plain APE baseline.
 """
 from __future__ import annotations
 
@@ -14,8 +22,12 @@ from ..tasks import TaskConfig
 from ..train import TrainConfig
 from .entry import ZooEntry
 
-LENGTHS = (5, 10, 15, 20, 30, 40)   # operand lengths of the test sets
-STEPS = 2000                        # training steps of each model
+LENGTHS = (5, 10, 15, 20, 30, 40, 70, 100)   # operand lengths of the flagship's test sets
+STEPS = 2000                        # training steps of the coupled decoder
+APE_STEPS = 10000                   # training steps of the APE decoder (it fails in distribution with 6,000)
+APE_LAYERS = 3                      # layers of the APE decoder (2 fail in distribution at every budget tried)
+VARIANT_LENGTHS = LENGTHS[:6]      # the variant's tests: IDs up to 64 reach 40-digit operands
+MAX_POSITION = 128                  # the flagship's coupled IDs: tests up to 126-digit operands fit
 BATCH = 128                         # problems per training step (the coupled model packs them 4 to a sequence)
 EVAL_N = 1000                       # test problems per length
 TRAINED_DIGITS = 10                 # operands of 1..10 digits in training
@@ -23,7 +35,7 @@ PACK = 4                            # problems per training sequence of the coup
 
 
 def coupled_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) -> ZooEntry:
-    """The flagship coupled decoder: Cho et al.'s position coupling plus two departures.
+    """Our coupled decoder before the sink: Cho et al.'s position coupling plus two departures.
 
     * Cho et al. (Section 3.1, Figure 2 IDs): format ``$653+049=2070$``, coupled IDs with a random start
       in training (IDs up to ``max_position`` = 64) and start 1 at evaluation, a learned absolute
@@ -44,31 +56,51 @@ def coupled_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) -
                         relative_bias=True, relative_bias_max_distance=8, relative_bias_scale=20.0)
     train = TrainConfig(steps=steps, batch_size=max(1, batch_size // PACK), lr=1e-3,
                         warmup_steps=min(100, steps // 10 + 1), seed=seed)
-    return ZooEntry(name="flagship-coupled", task=task, model=model, train=train, eval_lengths=LENGTHS,
+    return ZooEntry(name="coupled-variant", task=task, model=model, train=train, eval_lengths=VARIANT_LENGTHS,
                     eval_n=EVAL_N, tags=("flagship",),
-                    description="flagship: coupled decoder (Cho et al.) + coupled relative bias + packing, "
-                                "1-10 digit sums, tested to 40 digits")
+                    description="coupled decoder (Cho et al.) + coupled relative bias + packing, 1-10 digit "
+                                "sums, tested to 40 digits")
 
 
-def ape_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0,
+def flagship_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) -> ZooEntry:
+    """The flagship: :func:`coupled_recipe` with ``$`` as the final carry's sink and IDs up to 128.
+
+    * ``coupled_sink`` (our third departure): ``$`` gets the random start and every other token its
+      coupled ID from start + 1, so ``$`` always sits one below the lowest digit ID, where the final carry
+      looks for "the digits one below". With Cho's IDs ``$`` keeps ID 0, far from the digits under a
+      random start, and the models add long numbers only at one evaluation start (notebook 05, section 4).
+    * ``max_position`` 128 (a table of 129 rows): the random start spreads training over every row that a
+      126-digit test needs.
+    """
+    base = coupled_recipe(steps, batch_size, seed)
+    task = replace(base.task, positions="coupled_sink", max_position=MAX_POSITION)
+    model = replace(base.model, max_positions=MAX_POSITION + 1)
+    return replace(base, name="flagship-coupled", task=task, model=model, eval_lengths=LENGTHS,
+                   description="flagship: coupled decoder (Cho et al.) + $ as the final carry's sink + coupled "
+                               "relative bias + packing, IDs up to 128, 1-10 digit sums, tested to 100 digits")
+
+
+def ape_recipe(steps: int = APE_STEPS, batch_size: int = BATCH, seed: int = 0,
                max_length: int = max(LENGTHS)) -> ZooEntry:
     """The baseline: learned absolute positions 0, 1, 2, ... (no random start, no coupling).
 
     The table has a row for every position of a ``max_length``-digit problem (at least the trained 10
     digits) so that long inputs can be fed at all; training (1-10 digits, at most 35 tokens) only ever
-    reaches the first 35 rows.
+    reaches the first 35 rows. ``APE_LAYERS`` layers and ``APE_STEPS`` steps: the smallest budget of the
+    search at which it masters 1-10 digits (``docs/flagship-log.md``, "Baselines").
     """
     longest = max(max_length, TRAINED_DIGITS)
     tokens = 2 * longest + (longest + 1) + 4             # $ a + b = answer $
     task = TaskConfig(op="+", format="cho", positions="consecutive", sampler="balanced", min_digits=1,
                       max_digits=TRAINED_DIGITS, random_start=False, max_position=tokens - 1)
     base = coupled_recipe(steps, batch_size, seed)
-    # 2 layers: with one, an answer digit cannot know where '=' is, hence which absolute positions hold
-    # its operand digits (1 layer: 0% at 10 digits). lr 3e-3 and weight decay 0.1 were the best of the
-    # screened settings (docs/flagship-log.md).
-    model = replace(base.model, n_layers=2, encoding="learned", relative_bias=False, max_positions=tokens)
+    # With one layer an answer digit cannot know where '=' is, hence which absolute positions hold its
+    # operand digits (1 layer: 0% at 10 digits); 2 layers learn short sums only. lr 3e-3 and weight decay
+    # 0.1 were the best of the screened settings (docs/flagship-log.md).
+    model = replace(base.model, n_layers=APE_LAYERS, encoding="learned", relative_bias=False,
+                    max_positions=tokens)
     train = replace(base.train, batch_size=batch_size, lr=3e-3, weight_decay=0.1)
     return ZooEntry(name="flagship-ape", task=task, model=model, train=train, eval_lengths=LENGTHS,
                     eval_n=EVAL_N, tags=("flagship",),
-                    description="flagship baseline: plain APE decoder (IDs 0, 1, 2, ...), 1-10 digit sums, "
-                                "tested to 40 digits")
+                    description=f"flagship baseline: plain APE decoder (IDs 0, 1, 2, ...), {APE_LAYERS} layers, "
+                                f"1-10 digit sums, tested to {max(LENGTHS)} digits")

@@ -10,8 +10,12 @@ number of problems per step, each with the budget it needs to master 1-10 digits
 * ``coupled``: position coupling (Cho et al.) with our variant's additions (zoo entry ``flagship-coupled``):
   1 layer, 2,000 steps (about 3 minutes on one core);
 * ``ape``: a plain absolute-position decoder (IDs 0, 1, 2, ... with no random start), whose learned
-  table is big enough for the longest test inputs (zoo entry ``flagship-ape``): 3 layers, 10,000 steps
+  table places problems up to 40-digit operands (zoo entry ``flagship-ape``): 3 layers, 10,000 steps
   (about 20 minutes on one core).
+
+Each model is tested at the lengths its position table can place; a length past it is skipped and
+reported (``-`` in the table, ``skipped_lengths`` in the JSON), and a model that can place none of them
+is refused before training.
 
 It prints the wall-clock training time of each and the exact match (EM, teacher-forced: every answer
 digit and the closing ``$`` right) at 5-100 digits on fixed test sets. ``--steps`` sets both models' steps
@@ -45,6 +49,7 @@ from .evaluate import evaluate_lengths, exact_match_table
 from .generalization import THRESHOLD
 from .leaderboard import DEFAULT_TAG, format_leaderboard, leaderboard
 from .model import Transformer
+from .positions import PositionRangeError
 from .tasks import Task
 from .throughput import main as throughput_main
 from .train import fit
@@ -84,24 +89,37 @@ def apply_overrides(recipe: ZooEntry, overrides: list[str]) -> ZooEntry:
     return recipe
 
 
-def flagship_recipes(steps: int | None = None, batch_size: int = BATCH, seed: int = 0, lengths=LENGTHS,
-                     overrides=(), ape_overrides=()) -> dict[str, ZooEntry]:
+def flagship_recipes(steps: int | None = None, batch_size: int = BATCH, seed: int = 0, overrides=(),
+                     ape_overrides=()) -> dict[str, ZooEntry]:
     """The two recipes at this budget, with the overrides applied (``batch_size`` counts problems;
     ``steps`` None: each recipe's own, ``STEPS`` for the coupled decoder and ``APE_STEPS`` for APE)."""
     coupled = apply_overrides(flagship_recipe(steps or STEPS, batch_size, seed), list(overrides))
     if not any(o.startswith("train.batch_size=") for o in overrides):   # keep `batch_size` problems per step
         coupled = replace(coupled, train=replace(coupled.train, batch_size=max(1, batch_size // coupled.task.pack)))
-    ape = apply_overrides(ape_recipe(steps or APE_STEPS, batch_size, seed, max(lengths)), list(ape_overrides))
+    ape = apply_overrides(ape_recipe(steps or APE_STEPS, batch_size, seed), list(ape_overrides))
     return {"coupled": coupled, "ape": ape}
 
 
-def preflight(recipe: ZooEntry, lengths) -> None:
+def preflight(recipe: ZooEntry, lengths) -> tuple[int, ...]:
     """Build the model and push one training batch and one test problem per length through it, so that a
-    config or a length the model cannot take fails now, with the library's message, not after training."""
+    config the model cannot take fails now, with the library's message, not after training.
+
+    Returns the lengths whose problems the position table can place; raises ``PositionRangeError`` (naming
+    the table's limit) if it can place none of them."""
     task, model = Task(recipe.task), Transformer(recipe.model)
     model(**task.train_batch(np.random.default_rng(0), 1).model_inputs())
+    placed, refusal = [], None
     for length in lengths:
-        model(**task.batch(task.eval_problems(length, 1, EVAL_SEED)).model_inputs())
+        try:
+            batch = task.batch(task.eval_problems(length, 1, EVAL_SEED))
+        except PositionRangeError as err:          # past the position table: skipped, and reported
+            refusal = err
+            continue
+        model(**batch.model_inputs())
+        placed.append(length)
+    if not placed:
+        raise refusal
+    return tuple(placed)
 
 
 def train_and_evaluate(recipe: ZooEntry, lengths=LENGTHS, n_eval: int = EVAL_N, eval_seed: int = EVAL_SEED,
@@ -131,7 +149,12 @@ def format_table(results: dict, lengths=LENGTHS) -> str:
         if name in results:
             r = results[name]
             rows.append(f"{name:<10}{r['train_seconds']:>9.1f}"
-                        + "".join(f"{100 * r['em'][str(n)]:>8.1f}%" for n in lengths))
+                        + "".join(f"{100 * r['em'][str(n)]:>8.1f}%" if str(n) in r["em"] else f"{'-':>9}"
+                                  for n in lengths))
+    skipped = [f"{name}: {', '.join(map(str, results[name]['skipped_lengths']))} digits"
+               for name in MODELS if results.get(name, {}).get("skipped_lengths")]
+    if skipped:
+        rows.append("- : past the model's position table, not tested (" + "; ".join(skipped) + ")")
     return "\n".join(rows)
 
 
@@ -165,17 +188,18 @@ def prepare(steps: int | None = None, batch_size: int | None = None, seed: int =
     if quick:
         steps, batch_size, n_eval = steps or 20, batch_size or 16, n_eval or 20
     batch_size, n_eval = batch_size or BATCH, n_eval or EVAL_N
-    recipes = flagship_recipes(steps, batch_size, seed, lengths, overrides, ape_overrides)
+    recipes = flagship_recipes(steps, batch_size, seed, overrides, ape_overrides)
+    placed = {}
     for name in models:
         try:
-            preflight(recipes[name], lengths)
+            placed[name] = preflight(recipes[name], lengths)
         except (ValueError, TypeError, RuntimeError) as err:
             raise ValueError(f"the {name} model cannot run this benchmark: {err}") from None
     if out is not None:
         out = check_writable(out, "--out folder")
     steps = {m: recipes[m].train.steps for m in models}
     return {"steps": steps, "batch_size": batch_size, "seed": seed, "quick": quick, "n_eval": n_eval,
-            "lengths": lengths, "recipes": {m: recipes[m] for m in models}, "out": out, "threads": threads,
+            "lengths": lengths, "placed": placed, "recipes": {m: recipes[m] for m in models}, "out": out, "threads": threads,
             "progress": progress,
             "command": command or PROG + " " + " ".join(shlex.quote(a) for a in sys.argv[1:])}
 
@@ -191,7 +215,9 @@ def run(plan: dict) -> dict:
                                 "device": "cpu", "quick": plan["quick"]}}
     trained = {}
     for name, recipe in plan["recipes"].items():
-        model, res = train_and_evaluate(recipe, plan["lengths"], n_eval, EVAL_SEED, plan["progress"], label=name)
+        placed = plan["placed"][name]
+        model, res = train_and_evaluate(recipe, placed, n_eval, EVAL_SEED, plan["progress"], label=name)
+        res["skipped_lengths"] = [n for n in plan["lengths"] if n not in placed]
         results[name] = res
         trained[name] = model
     results["config"]["load_after"] = _load()

@@ -15,6 +15,7 @@ from lengen_utils.tasks import Task, TaskConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 LENGTHS = (5, 10, 15, 20, 30, 40, 70, 100)
+APE_LENGTHS = (5, 10, 15, 20, 30, 40)        # the APE table places 40-digit problems; 70 and 100 are skipped
 
 
 def _check_results(results: dict, n_eval: int) -> None:
@@ -22,10 +23,11 @@ def _check_results(results: dict, n_eval: int) -> None:
     assert isinstance(results["command"], str) and "flagship" in results["command"]
     cfg = results["config"]
     assert cfg["lengths"] == list(LENGTHS) and cfg["n_eval"] == n_eval
-    for name in ("coupled", "ape"):
+    for name, tested in (("coupled", LENGTHS), ("ape", APE_LENGTHS)):
         r = results[name]
         assert r["train_seconds"] > 0
-        assert set(r["em"]) == {str(n) for n in LENGTHS}
+        assert set(r["em"]) == {str(n) for n in tested}
+        assert r["skipped_lengths"] == [n for n in LENGTHS if n not in tested]
         assert all(0.0 <= v <= 1.0 for v in r["em"].values())
         assert {"task", "model", "train"} <= set(r["recipe"])
     assert results["coupled"]["recipe"]["task"]["positions"] == "coupled_sink"
@@ -45,8 +47,8 @@ def test_flagship_quick_in_process(tmp_path):
         assert meta["name"] == name and meta["seed"] == 0 and meta["command"].endswith("--quick")
         assert {"task_config", "train_config", "metrics"} <= set(meta)
         assert (tmp_path / f"{name}.safetensors").stat().st_size < 5_000_000
-    # the APE table is big enough for the longest test inputs ($ + 100 + 1 + 100 + 1 + 101 + $ = 305 tokens)
-    assert results["ape"]["recipe"]["model"]["max_positions"] >= 305
+    # the APE table places 40-digit problems ($ + 40 + 1 + 40 + 1 + 41 + $ = 125 tokens), and no more
+    assert results["ape"]["recipe"]["model"]["max_positions"] == 125
 
 
 def test_flagship_cli_json_parses():
@@ -87,6 +89,17 @@ def test_out_writes_only_inside_its_folder(tmp_path):
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["ape.safetensors", "coupled.safetensors",
                                                           "results.json", "run"]
     assert (ROOT / "assets" / "manifest.json").read_bytes() == manifest
+
+
+def test_lengths_past_a_table_are_skipped_and_reported(capsys):
+    assert bench.main(["flagship", "--quick", "--steps", "1", "--n-eval", "2", "--lengths", "5,70", "--threads", "1",
+                       "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == "- : past the model's position table, not tested (ape: 70 digits)"
+    ape_row = next(line for line in out.splitlines() if line.startswith("ape "))
+    assert ape_row.split()[-1] == "-"
+    with pytest.raises(ValueError, match="the ape model cannot run this benchmark: a 70-digit .* max_position=124"):
+        bench.flagship(steps=1, lengths=(70,), models=("ape",), progress=False)
 
 
 def test_steps_are_what_was_asked(tmp_path):

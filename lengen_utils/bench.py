@@ -19,10 +19,10 @@ is refused before training.
 
 It prints the wall-clock training time of each and the exact match (EM, teacher-forced: every answer
 digit and the closing ``$`` right) at 5-100 digits on fixed test sets. ``--steps`` sets both models' steps
-(default: each recipe's own). ``--json`` prints the same figures
-as one JSON object; ``--out DIR`` saves both checkpoints (safetensors) and ``results.json`` in DIR and
-nowhere else. ``--set model.d_model=128`` style overrides change the coupled recipe (``--set-ape`` the
-APE one), which is how the recipe search in ``docs/flagship-log.md`` was run. The bench only trains,
+(default: each recipe's own). ``--json`` prints the same figures as one JSON object; ``--out DIR`` saves
+both checkpoints (safetensors) and ``results.json`` in DIR and nowhere else. ``--set model.d_model=128``
+style overrides change the coupled recipe (``--set-ape`` the APE one), which is how the recipe search in
+``docs/flagship-log.md`` was run. The bench only trains,
 evaluates and prints: the committed flagship models are zoo entries, rebuilt with
 ``python -m lengen_utils.zoo train flagship-coupled flagship-ape``.
 
@@ -199,8 +199,8 @@ def prepare(steps: int | None = None, batch_size: int | None = None, seed: int =
         out = check_writable(out, "--out folder")
     steps = {m: recipes[m].train.steps for m in models}
     return {"steps": steps, "batch_size": batch_size, "seed": seed, "quick": quick, "n_eval": n_eval,
-            "lengths": lengths, "placed": placed, "recipes": {m: recipes[m] for m in models}, "out": out, "threads": threads,
-            "progress": progress,
+            "lengths": lengths, "placed": placed, "recipes": {m: recipes[m] for m in models}, "out": out,
+            "threads": threads, "progress": progress,
             "command": command or PROG + " " + " ".join(shlex.quote(a) for a in sys.argv[1:])}
 
 

@@ -87,11 +87,12 @@ def ape_recipe(steps: int = APE_STEPS, batch_size: int = BATCH, seed: int = 0,
 
     The table has a row for every position of a ``max_length``-digit problem (at least the trained 10
     digits) so that long inputs can be fed at all; training (1-10 digits, at most 35 tokens) only ever
-    reaches the first 35 rows. It is tested at the flagship's lengths that its table places: 40 digits
-    (``APE_TABLE_DIGITS``) by default, far past the 15 digits where it is already at 0%. The table's size
-    is part of the recipe: it changes the random initialisation of every layer after it, and with a table
-    for 100-digit problems seed 0 did not master 10 digits (``docs/flagship-log.md``). ``APE_LAYERS`` layers and ``APE_STEPS`` steps: the smallest budget of the
-    search at which it masters 1-10 digits (``docs/flagship-log.md``, "Baselines").
+    reaches the first 35 rows. It is tested at those of the flagship's lengths that its table places: up to
+    40 digits (``APE_TABLE_DIGITS``) by default, well past the lengths where APE already fails. The table's
+    size is part of the recipe: it changes the random initialisation of every layer after it, and with a
+    table for 100-digit problems seed 0 did not master 10 digits (``docs/flagship-log.md``).
+    ``APE_LAYERS`` layers and ``APE_STEPS`` steps: the smallest budget of the search at which it masters
+    1-10 digits (``docs/flagship-log.md``, "Baselines").
     """
     longest = max(max_length, TRAINED_DIGITS)
     tokens = 2 * longest + (longest + 1) + 4             # $ a + b = answer $

@@ -16,7 +16,7 @@ import torch
 
 from lengen_utils import zoo
 from lengen_utils.evaluate import evaluate_lengths
-from lengen_utils.positions import COUPLED_SCHEMES
+from lengen_utils.positions import COUPLED_SCHEMES, PositionRangeError
 
 
 def main() -> None:
@@ -31,12 +31,13 @@ def main() -> None:
     if task.config.positions not in COUPLED_SCHEMES:
         p.error(f"{args.name} uses {task.config.positions!r} IDs; this probe is for coupled ones")
     for start in (int(s) for s in args.starts.split(",")):
-        if start + args.length + 1 > task.config.max_position:
-            print(f"start {start}: IDs up to {start + args.length + 1} do not fit max_position="
-                  f"{task.config.max_position}; skipped")
+        try:
+            res = evaluate_lengths(model, task.at_start(start), [args.length], n=args.n, seed=2024)
+        except PositionRangeError as err:             # the library names the IDs needed and the table's limit
+            print(f"start {start}: skipped, {err}")
             continue
-        em = evaluate_lengths(model, task.at_start(start), [args.length], n=args.n, seed=2024)[args.length].exact_match
-        print(f"{args.name} at {args.length} digits, start {start}: exact match {100 * em:.1f}%", flush=True)
+        print(f"{args.name} at {args.length} digits, start {start}: exact match "
+              f"{100 * res[args.length].exact_match:.1f}%", flush=True)
 
 
 if __name__ == "__main__":

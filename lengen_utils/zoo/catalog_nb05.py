@@ -93,18 +93,14 @@ NB05_TRAINED_LENGTHS = (5, 10, 15, 20, 30, 40, 50, 60, 80, 100, 120)
 
 
 def _nb05_trained(digits: int, seed: int) -> ZooEntry:
-    return register(_nb05_trained_entry(digits, seed))
-
-
-def _nb05_trained_entry(digits: int, seed: int) -> ZooEntry:
     both = coupled_recipe(seed=seed)
     task = replace(both.task, max_digits=digits, max_position=NB05_TRAINED_MAX_POSITION)
     model = replace(both.model, max_positions=NB05_TRAINED_MAX_POSITION + 1)
-    return replace(both, name=f"nb05-len{digits}-s{seed}", task=task, model=model,
-                   eval_lengths=NB05_TRAINED_LENGTHS, eval_n=500, tags=("nb05-trained",),
-                   description=f"position coupling + relative bias + packing (our variant), 1-{digits} "
-                               f"digit sums, IDs up to {NB05_TRAINED_MAX_POSITION}, seed {seed} "
-                               f"(notebook 05, Cho Figure 3)")
+    return register(replace(both, name=f"nb05-len{digits}-s{seed}", task=task, model=model,
+                            eval_lengths=NB05_TRAINED_LENGTHS, eval_n=500, tags=("nb05-trained",),
+                            description=f"position coupling + relative bias + packing (our variant), 1-{digits} "
+                                        f"digit sums, IDs up to {NB05_TRAINED_MAX_POSITION}, seed {seed} "
+                                        f"(notebook 05, Cho Figure 3)"))
 
 
 # == the raised flagship: a sink for the final carry =====================================================
@@ -115,29 +111,25 @@ def _nb05_trained_entry(digits: int, seed: int) -> ZooEntry:
 # nb05-sink-s0 trains as flagship-coupled; only the name, tags and test sets differ). Tag nb05-sink.
 NB05_SINK_SEEDS = (0, 1, 2, 3, 4)
 NB05_SINK_LENGTHS = tuple(sorted(NB05_TRAINED_LENGTHS + (70,)))   # 70: the raised flagship's target length
-
-
-def _nb05_sink(seed: int) -> ZooEntry:
-    ref = flagship_recipe(seed=seed)     # = the nb05-len10 recipe with positions="coupled_sink" (tested)
-    return register(replace(ref, name=f"nb05-sink-s{seed}", eval_lengths=NB05_SINK_LENGTHS, eval_n=500,
-                            tags=("nb05-sink",),
-                            description=f"position coupling with $ as the final carry's sink (coupled_sink) + "
-                                        f"relative bias + packing, 1-10 digit sums, IDs up to "
-                                        f"{NB05_TRAINED_MAX_POSITION}, seed {seed} (notebook 05, raised flagship)"))
-
-
-# Figure 3 again with the sink: the flagship recipe (flagship_recipe) trained on 1-5 and 1-15 digit sums; its
-# 1-10 point is nb05-sink-s*. Same budget and test sets as nb05-len*. Tag nb05-sink-trained.
+# Figure 3 again with the sink: the same recipe trained on 1-5 and 1-15 digit sums (3 seeds; the 1-10 point is
+# nb05-sink-s*), tested as nb05-len*. Tag nb05-sink-trained.
 NB05_SINK_TRAINED = (5, 15)
 
 
-def _nb05_sink_trained(digits: int, seed: int) -> ZooEntry:
-    ref = flagship_recipe(seed=seed)
-    return register(replace(ref, name=f"nb05-sink-len{digits}-s{seed}", task=replace(ref.task, max_digits=digits),
-                            eval_lengths=NB05_TRAINED_LENGTHS, eval_n=500, tags=("nb05-sink-trained",),
-                            description=f"position coupling with $ as the final carry's sink + relative bias + "
-                                        f"packing, 1-{digits} digit sums, IDs up to {NB05_TRAINED_MAX_POSITION}, "
-                                        f"seed {seed} (notebook 05, Cho Figure 3 with the sink)"))
+def _nb05_sink(seed: int, digits: int = 10) -> ZooEntry:
+    """``nb05-sink-s{seed}`` (1-10 digits, the flagship's seeds) or ``nb05-sink-len{digits}-s{seed}``."""
+    ref = flagship_recipe(seed=seed)     # = the nb05-len10 recipe with positions="coupled_sink" (tested)
+    if digits == ref.task.max_digits:
+        name, lengths, tag = f"nb05-sink-s{seed}", NB05_SINK_LENGTHS, "nb05-sink"
+        sink, why = "$ as the final carry's sink (coupled_sink)", "raised flagship"
+    else:
+        name, lengths, tag = f"nb05-sink-len{digits}-s{seed}", NB05_TRAINED_LENGTHS, "nb05-sink-trained"
+        sink, why = "$ as the final carry's sink", "Cho Figure 3 with the sink"
+    return register(replace(ref, name=name, task=replace(ref.task, max_digits=digits), eval_lengths=lengths,
+                            eval_n=500, tags=(tag,),
+                            description=f"position coupling with {sink} + relative bias + packing, 1-{digits} "
+                                        f"digit sums, IDs up to {NB05_TRAINED_MAX_POSITION}, seed {seed} "
+                                        f"(notebook 05, {why})"))
 
 
 ENTRIES_NB05: dict[str, ZooEntry] = {}
@@ -163,4 +155,4 @@ for _seed in NB05_SINK_SEEDS:
     _nb05_sink(_seed)
 for _digits in NB05_SINK_TRAINED:
     for _seed in NB05_SEEDS:
-        _nb05_sink_trained(_digits, _seed)
+        _nb05_sink(_seed, _digits)

@@ -22,11 +22,11 @@ from ..tasks import TaskConfig
 from ..train import TrainConfig
 from .entry import ZooEntry
 
-LENGTHS = (5, 10, 15, 20, 30, 40, 70, 100)   # operand lengths of the flagship's test sets
+VARIANT_LENGTHS = (5, 10, 15, 20, 30, 40)    # coupled_recipe's tests: IDs up to 64 reach 40-digit operands
+LENGTHS = VARIANT_LENGTHS + (70, 100)         # operand lengths of the flagship's test sets
 STEPS = 2000                        # training steps of the coupled decoder
 APE_STEPS = 10000                   # training steps of the APE decoder (it fails in distribution with 6,000)
 APE_LAYERS = 3                      # layers of the APE decoder (2 fail in distribution at every budget tried)
-VARIANT_LENGTHS = LENGTHS[:6]      # the variant's tests: IDs up to 64 reach 40-digit operands
 APE_TABLE_DIGITS = 40              # the APE table places problems up to 40-digit operands (125 tokens)
 MAX_POSITION = 128                  # the flagship's coupled IDs: tests up to 126-digit operands fit
 BATCH = 128                         # problems per training step (the coupled model packs them 4 to a sequence)

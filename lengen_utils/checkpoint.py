@@ -3,8 +3,11 @@
 A model checkpoint is a ``.safetensors`` file: the weights plus JSON metadata (the ModelConfig, the
 TaskConfig and anything else the caller records), a sha256 of the weights and (format 2) a sha256 of
 the model config, the metadata and the weights together, so that a config edited inside the header is
-refused too. Format-1 files (saved before the record checksum existed) still load: their weights are
-checked, and the config must build a model whose every tensor has the saved shape. Loading never
+refused too. A format-1 file (saved before the record checksum existed) has a header nothing checks, so
+``load_model`` refuses it unless its whole-file sha256 is given (``expected_sha256``, as the zoo does)
+or ``allow_unchecked_header=True`` says that the file is trusted; :func:`migrate_checkpoint` rewrites it
+in the current format with the same tensors (``python -m lengen_utils.zoo migrate`` does so for the
+zoo's assets). Loading never
 executes code from the file, and a missing, corrupted, tampered or mismatched file raises
 :class:`CheckpointError` with a sentence saying what is wrong. Writes go to a temporary file first
 and are renamed into place, so an interrupted save never destroys the previous checkpoint.
@@ -59,6 +62,14 @@ def _record_digest(model_config: str, metadata: str, weights_sha256: str) -> str
     return h.hexdigest()
 
 
+def stored_format(path: str | os.PathLike) -> str | None:
+    """The ``lengen_format`` recorded in a checkpoint's header (None when absent); reads the header only."""
+    from safetensors import safe_open
+
+    with safe_open(str(path), framework="pt") as f:
+        return (f.metadata() or {}).get("lengen_format")
+
+
 def _atomic_write(path: Path, write) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -85,23 +96,13 @@ def save_model(path: str | os.PathLike, model: Transformer, metadata: dict | Non
     return path
 
 
-def load_model(path: str | os.PathLike, device: torch.device | str = "cpu", rebuild_hint: str = "",
-               expected_sha256: str | None = None) -> tuple[Transformer, dict]:
-    """Rebuild the model saved at ``path``; returns ``(model, metadata)``.
-
-    ``expected_sha256`` (for example from the zoo manifest) is checked against the whole file.
-    ``rebuild_hint`` is appended to every error, e.g. the command that recreates the file.
-    """
+def _read_checked(path: Path, hint: str) -> tuple[dict, dict[str, torch.Tensor]]:
+    """The header metadata and the tensors of ``path``, with the format version and weights checksum checked."""
     from safetensors import safe_open
     from safetensors.torch import load_file
 
-    path = Path(path)
-    hint = f" {rebuild_hint}" if rebuild_hint else ""
     if not path.is_file():
         raise CheckpointError(f"no checkpoint at {path}.{hint}")
-    if expected_sha256 is not None and file_sha256(path) != expected_sha256:
-        raise CheckpointError(f"{path} does not match the sha256 recorded for it: the file was changed or "
-                              f"corrupted.{hint}")
     try:
         with safe_open(str(path), framework="pt") as f:
             meta = f.metadata() or {}
@@ -115,8 +116,34 @@ def load_model(path: str | os.PathLike, device: torch.device | str = "cpu", rebu
     if _weights_digest(state) != meta.get("weights_sha256"):
         raise CheckpointError(f"{path} failed its integrity check: the weights differ from the checksum "
                               f"stored when it was saved (tampered or corrupted).{hint}")
-    if version != "1" and meta.get("record_sha256") != _record_digest(
-            meta["model_config"], meta.get("metadata", ""), meta["weights_sha256"]):
+    return meta, state
+
+
+def load_model(path: str | os.PathLike, device: torch.device | str = "cpu", rebuild_hint: str = "",
+               expected_sha256: str | None = None, allow_unchecked_header: bool = False) -> tuple[Transformer, dict]:
+    """Rebuild the model saved at ``path``; returns ``(model, metadata)``.
+
+    ``expected_sha256`` (for example from the zoo manifest) is checked against the whole file.
+    ``rebuild_hint`` is appended to every error, e.g. the command that recreates the file. A format-1
+    file, whose header has no checksum of its own, loads only when ``expected_sha256`` vouches for the
+    whole file or ``allow_unchecked_header=True`` (an edited config would otherwise load as another model).
+    """
+    path = Path(path)
+    hint = f" {rebuild_hint}" if rebuild_hint else ""
+    if expected_sha256 is not None and path.is_file() and file_sha256(path) != expected_sha256:
+        raise CheckpointError(f"{path} does not match the sha256 recorded for it: the file was changed or "
+                              f"corrupted.{hint}")
+    meta, state = _read_checked(path, hint)
+    if meta["lengen_format"] == "1":
+        if expected_sha256 is None and not allow_unchecked_header:
+            raise CheckpointError(f"{path} is a format-1 checkpoint: its header (model config and metadata) has "
+                                  f"no checksum, so an edited config would load as another model. Rewrite it in "
+                                  f"format {FORMAT_VERSION} with lengen_utils.checkpoint.migrate_checkpoint (zoo "
+                                  f"assets: `python -m lengen_utils.zoo migrate`), pass expected_sha256= the "
+                                  f"file's known sha256, or pass allow_unchecked_header=True if you trust the "
+                                  f"file.{hint}")
+    elif meta.get("record_sha256") != _record_digest(meta["model_config"], meta.get("metadata", ""),
+                                                     meta["weights_sha256"]):
         raise CheckpointError(f"{path} failed its integrity check: the model config or metadata in its header "
                               f"differ from the checksum stored when it was saved (edited or corrupted).{hint}")
     try:
@@ -127,6 +154,27 @@ def load_model(path: str | os.PathLike, device: torch.device | str = "cpu", rebu
     except Exception as err:
         raise CheckpointError(f"{path} does not fit the model it describes ({error_summary(err)}).{hint}") from None
     return model.to(device), extra
+
+
+def migrate_checkpoint(path: str | os.PathLike, out: str | os.PathLike | None = None) -> bool:
+    """Rewrite a format-1 checkpoint in the current format (to ``out``, default in place); returns False
+    for a file already current. The tensors and the header strings are copied unchanged and the record
+    checksum is added; the weights are checked first, and the model must build from the config.
+
+    Only the caller can vouch for the header of a format-1 file: check it (e.g. its sha256 against a
+    manifest) before migrating, since the new checksum seals whatever config the header holds."""
+    from safetensors.torch import save_file
+
+    path = Path(path)
+    meta, state = _read_checked(path, "")
+    if meta["lengen_format"] == FORMAT_VERSION:
+        return False
+    load_model(path, allow_unchecked_header=True)          # the config must build a model of these shapes
+    new = {"lengen_format": FORMAT_VERSION, "model_config": meta["model_config"],
+           "weights_sha256": meta["weights_sha256"], "metadata": meta.get("metadata", "{}")}
+    new["record_sha256"] = _record_digest(new["model_config"], new["metadata"], new["weights_sha256"])
+    _atomic_write(Path(out) if out is not None else path, lambda tmp: save_file(state, str(tmp), metadata=new))
+    return True
 
 
 def save_training_state(path: str | os.PathLike, state: dict) -> None:

@@ -151,6 +151,12 @@ HEADER_EDITS = {
     "record checksum removed": (lambda m: m.pop("record_sha256"), r"model config or metadata in its header differ"),
     "unknown format version": (lambda m: m.update(lengen_format="9"),
                                r"not a lengen checkpoint \(format '9'; this library reads formats \('1', '2'\)"),
+    "legacy file, header unchecked": (_legacy(), r"is a format-1 checkpoint: its header \(model config and "
+                                                 r"metadata\) has no checksum.*allow_unchecked_header=True"),
+    "legacy file, decoder edited to encoder": (_legacy(_set_config("causal", False)),
+                                               r"format-1 checkpoint.*an edited config would load as another model"),
+}
+LEGACY_EDITS = {   # loaded with allow_unchecked_header=True: the shapes are still checked
     "legacy file, config of another shape": (_legacy(_set_config("d_model", 32)),
                                              r"does not fit the model it describes \(RuntimeError: .*size mismatch"),
     "legacy file, unknown config key": (_legacy(_set_config("n_head", 2)),
@@ -170,6 +176,14 @@ def test_edited_header_is_refused(saved_model, name):
     edit_metadata(saved_model, change)
     with pytest.raises(CheckpointError, match=pattern):
         load_model(saved_model)
+
+
+@pytest.mark.parametrize("name", list(LEGACY_EDITS))
+def test_trusted_legacy_file_of_another_shape_is_refused(saved_model, name):
+    change, pattern = LEGACY_EDITS[name]
+    edit_metadata(saved_model, change)
+    with pytest.raises(CheckpointError, match=pattern):
+        load_model(saved_model, allow_unchecked_header=True)
 
 
 def test_save_refuses_metadata_that_is_not_json(tmp_path):

@@ -72,15 +72,48 @@ def test_config_edited_in_the_header_is_refused(saved):
         load_model(path)
 
 
-def test_format_1_files_without_the_record_checksum_still_load(saved):
-    model, path = saved
-
+def _make_legacy(path):
     def legacy(meta):
         meta["lengen_format"] = "1"
         del meta["record_sha256"]
     edit_metadata(path, legacy)
-    loaded, meta = load_model(path)
+
+
+def test_format_1_files_load_only_when_told_or_vouched_for(saved):
+    model, path = saved
+    _make_legacy(path)
+    with pytest.raises(CheckpointError, match=r"is a format-1 checkpoint: its header .* has no checksum.*"
+                                              r"migrate_checkpoint.*allow_unchecked_header=True"):
+        load_model(path)
+    loaded, meta = load_model(path, allow_unchecked_header=True)
     assert loaded.cfg == model.cfg and meta == {"note": "test"}
+    loaded, _ = load_model(path, expected_sha256=file_sha256(path))      # the file's sha256 covers the header
+    assert loaded.cfg == model.cfg
+
+
+def test_migrate_keeps_the_tensors_and_seals_the_header(saved, tmp_path):
+    import json
+    from safetensors.torch import load_file
+
+    from lengen_utils.checkpoint import migrate_checkpoint, stored_format
+    model, path = saved
+    _make_legacy(path)
+    before = load_file(str(path))
+    out = tmp_path / "migrated.safetensors"
+    assert migrate_checkpoint(path, out) and stored_format(out) == "2"
+    after = load_file(str(out))
+    assert before.keys() == after.keys() and all(torch.equal(before[k], after[k]) for k in before)
+    loaded, meta = load_model(out)
+    assert loaded.cfg == model.cfg and meta == {"note": "test"}
+    assert not migrate_checkpoint(out)                                  # already current: untouched
+
+    def edit(meta):                                                     # a header edited after migration
+        cfg = json.loads(meta["model_config"])
+        cfg["causal"] = not cfg["causal"]
+        meta["model_config"] = json.dumps(cfg)
+    edit_metadata(out, edit)
+    with pytest.raises(CheckpointError, match="model config or metadata in its header differ"):
+        load_model(out)
 
 
 def test_committed_zoo_files_still_load():
@@ -89,7 +122,7 @@ def test_committed_zoo_files_still_load():
     if not files:
         pytest.skip("no committed checkpoints in assets/")
     for path in files:
-        load_model(path)
+        load_model(path)                    # every committed file is in format 2: its header is checked
 
 
 def test_resumed_loss_log_equals_an_uninterrupted_run(tmp_path):

@@ -377,3 +377,51 @@ def test_concurrent_records_are_all_kept(tmp_path, monkeypatch):
     for t in threads:
         t.join()
     assert sorted(zoo_manifest.read_manifest(tmp_path)) == sorted(f"{p}{i}" for p in "ab" for i in range(20))
+
+
+# -- migrate: format-1 checkpoints rewritten in the current format -------------------------------------
+def _as_format_1(assets: Path) -> Path:
+    """Turn the tiny entry's asset into a format-1 file, recorded in the manifest as a committed one."""
+    from safetensors_edit import edit_metadata
+    from lengen_utils.checkpoint import file_sha256
+
+    path = assets / "zoo" / f"{TINY.name}.safetensors"
+    edit_metadata(path, lambda meta: (meta.update(lengen_format="1"), meta.pop("record_sha256")))
+    record = zoo.manifest_record(TINY.name, assets)
+    zoo_manifest.record_in_manifest(TINY.name, {**record, "sha256": file_sha256(path)}, assets)
+    return path
+
+
+def test_zoo_migrate_rewrites_format_1_and_remeasures(tiny_zoo, monkeypatch, capsys):
+    from lengen_utils.checkpoint import file_sha256, load_model, stored_format
+    path = _as_format_1(tiny_zoo)
+    with pytest.raises(CheckpointError, match="format-1 checkpoint"):
+        load_model(path)
+    monkeypatch.setenv("LENGEN_ASSETS", str(tiny_zoo))
+    monkeypatch.setattr(zoo_build, "train_entry", lambda *a, **k: pytest.fail("migrate must not train"))
+    assert zoo.main(["migrate"]) == 0
+    out = capsys.readouterr().out
+    assert f"{TINY.name}: " in out and "verified, EM 1: " in out
+    assert "1 of 1 checkpoint(s) migrated, every one re-measured equal to the manifest" in out
+    assert stored_format(path) == "2" and file_sha256(path) == zoo.manifest_record(TINY.name, tiny_zoo)["sha256"]
+    load_model(path)                                                     # no flag needed any more
+    assert zoo.main(["migrate"]) == 0                                    # nothing left to do
+    assert "0 of 0 checkpoint(s) migrated" in capsys.readouterr().out
+
+
+def test_zoo_migrate_refuses_a_file_that_differs_from_its_record(tiny_zoo, monkeypatch, capsys):
+    path = _as_format_1(tiny_zoo)
+    from safetensors_edit import edit_metadata
+    edit_metadata(path, lambda meta: meta.update(metadata=json.dumps({"zoo_name": "forged"})))
+    before = _snapshot(tiny_zoo)
+    monkeypatch.setenv("LENGEN_ASSETS", str(tiny_zoo))
+    code, err = _zoo_cli(["migrate", TINY.name], capsys)
+    assert code == 1 and "does not match the sha256 recorded for 'test-tiny'" in err and "git checkout" in err, err
+    assert _snapshot(tiny_zoo) == before
+
+
+def test_a_mistyped_lengen_assets_is_named(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("LENGEN_ASSETS", str(tmp_path / "asets"))
+    code, err = _zoo_cli(["list"], capsys)
+    assert code == 2 and f"LENGEN_ASSETS='{tmp_path / 'asets'}' names no file or folder" in err, err
+    assert "unset it to use" in err and "not built" not in err

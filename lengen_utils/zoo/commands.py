@@ -1,4 +1,4 @@
-"""``python -m lengen_utils.zoo list | train | verify``: the zoo's command line.
+"""``python -m lengen_utils.zoo list | train | verify | table | migrate``: the zoo's command line.
 
 Names, flags, ``$LENGEN_THREADS``, the manifest's shape and the assets folder are checked before
 anything trains; a refusal is one line on stderr with exit status 2. A failure afterwards (a
@@ -15,7 +15,8 @@ from ..cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageErro
 from .builder import build, check_buildable, verify
 from .catalog import catalog
 from .entry import ZooError
-from .manifest import manifest_record, read_manifest
+from .manifest import assets_dir, manifest_record, read_manifest
+from .migrate import migrate_entry, outdated
 from .report import markdown_table, update_readme
 
 PROG = "python -m lengen_utils.zoo"
@@ -38,6 +39,8 @@ def build_parser() -> OneLineParser:
     p_table = sub.add_parser("table", help="a Markdown table of entries, from the manifest")
     p_table.add_argument("names", nargs="*", metavar="NAME")
     p_table.add_argument("--readme", metavar="FILE", help="rewrite the <!-- zoo-table --> blocks of FILE instead")
+    p_migrate = sub.add_parser("migrate", help="rewrite format-1 checkpoints in the current format and re-measure them")
+    p_migrate.add_argument("names", nargs="*", metavar="NAME", help="entries (default: every outdated one)")
     return parser
 
 
@@ -65,8 +68,14 @@ def _train_names(args) -> list[str]:
 def _preflight(args) -> list[str]:
     """Everything checked before training; raises UsageError (or ZooError) with one sentence."""
     threads_from_env()
+    assets_dir()
     if args.cmd == "list":
         return []
+    if args.cmd == "migrate":
+        names = _known(list(args.names)) if args.names else outdated()
+        for name in names:
+            manifest_record(name)
+        return names
     if args.cmd == "table":
         if not args.names and not args.readme:
             raise UsageError("name entries to tabulate, or give --readme FILE")
@@ -98,6 +107,16 @@ def _list() -> None:
         print(f"{name:32s} {state:18s} {e.description}")
 
 
+def _migrate(names: list[str]) -> None:
+    migrated = 0
+    for name in names:
+        rep = migrate_entry(name)
+        migrated += rep["migrated"]
+        change = f"{rep['old_sha256'][:12]} -> {rep['sha256'][:12]}" if rep["migrated"] else "already current"
+        print(f"{name}: {change}; verified, EM " + ", ".join(f"{k}: {v:.4f}" for k, v in rep["em"].items()))
+    print(f"{migrated} of {len(names)} checkpoint(s) migrated, every one re-measured equal to the manifest")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m lengen_utils.zoo`` (and the ``lengen-zoo`` script)."""
     args = build_parser().parse_args(argv)
@@ -113,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{args.readme}: {'updated' if update_readme(args.readme) else 'already up to date'}")
             else:
                 print(markdown_table(names), end="")
+        elif args.cmd == "migrate":
+            _migrate(names)
         elif args.cmd == "train":
             for name in names:
                 rec = build(name)

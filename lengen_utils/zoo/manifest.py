@@ -37,10 +37,17 @@ REQUIRED = ("command", "file", "sha256", "task", "model", "metrics")
 
 
 def assets_dir(assets: str | os.PathLike | None = None) -> Path:
-    """``assets`` if given, else ``$LENGEN_ASSETS`` (read now, not at import), else the repository's."""
+    """``assets`` if given, else ``$LENGEN_ASSETS`` (read now, not at import), else the repository's.
+
+    A ``$LENGEN_ASSETS`` that names nothing (a typo) raises :class:`ZooError` naming the path, rather
+    than showing every entry as not built; create the folder first to start an empty zoo there."""
     if assets is not None:
         return Path(assets)
     env = os.environ.get("LENGEN_ASSETS")
+    if env and not Path(env).exists():
+        raise ZooError(f"LENGEN_ASSETS={env!r} names no file or folder (looked at {Path(env).resolve()}); "
+                       f"fix the variable, create the folder to start an empty zoo there, or unset it to use "
+                       f"{REPO_ROOT / 'assets'}")
     return Path(env) if env else REPO_ROOT / "assets"
 
 

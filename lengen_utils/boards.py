@@ -42,14 +42,20 @@ def _check_side(value, name: str, limit: int = MAX_SIDE) -> int:
 
 @dataclass(frozen=True)
 class Board:
-    """A ``height x width`` board; ``mines[r][c]`` is True where cell (r, c) holds a mine (row 0 on top)."""
+    """A ``height x width`` board; ``mines[r][c]`` is True where cell (r, c) holds a mine (row 0 on top).
+    Rows may be given as lists or tuples; they are stored as tuples."""
 
     mines: tuple[tuple[bool, ...], ...]
 
     def __post_init__(self) -> None:
         rows = self.mines
-        if not isinstance(rows, tuple) or not rows:
+        if not isinstance(rows, (tuple, list)):
+            hint = "; convert an array with .tolist()" if hasattr(rows, "tolist") else ""
+            raise BoardError(f"a board is a list (or tuple) of rows of True/False cells, got "
+                             f"{type(rows).__name__} {rows!r}{hint}")
+        if not rows:
             raise BoardError(f"a board needs at least one row of cells, got {rows!r}")
+        rows = tuple(tuple(row) if isinstance(row, list) else row for row in rows)   # lists are read as tuples
         _check_side(len(rows), "height")
         width = _check_side(len(rows[0]) if isinstance(rows[0], tuple) else 0, "width")
         for r, row in enumerate(rows):

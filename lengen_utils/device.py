@@ -27,6 +27,17 @@ def pick_device(prefer: str | None = None) -> torch.device:
     return torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
+def device_problem(name: str | None) -> str | None:
+    """Why ``name`` cannot be used here (one sentence for a command line), or None when it can (or is None)."""
+    if name is None:
+        return None
+    try:
+        pick_device(name)
+    except (ValueError, RuntimeError) as err:
+        return str(err).replace(" (argument or LENGEN_DEVICE)", "")
+    return None
+
+
 def set_cpu_threads(n: int | None = None) -> int:
     """Use every core this process may run on (``LENGEN_THREADS`` overrides); small models gain nothing
     from more threads than cores, and oversubscription slows them down."""

@@ -162,8 +162,9 @@ def encode(problem: Problem, format_name: str = "cho", *, frame_width: int | Non
     """Write ``problem`` in the named format.
 
     ``frame_width`` is Sabbaghi's ``l`` (required for ``format_name='sabbaghi'``). For multiplication
-    ``multiplier_digits`` (k) zero-pads the multiplier ``b`` in decoder formats (Cho's N x 2 task);
-    the multiplicand ``a`` is never padded there. ``hint_offset`` shifts the index-hint letters
+    ``multiplier_digits`` (k) is the multiplier's width: a wider ``b`` is refused in every format, and
+    decoder formats zero-pad ``b`` to k digits (Cho's N x 2 task); the multiplicand ``a`` is never padded
+    there. An operand wider than the frame, or than the index hints, is refused too (never truncated). ``hint_offset`` shifts the index-hint letters
     (randomised in training, as Zhou et al. do).
     """
     spec = get_format(format_name)
@@ -173,6 +174,11 @@ def encode(problem: Problem, format_name: str = "cho", *, frame_width: int | Non
     _check_whole("frame_width", frame_width, 1)
     _check_whole("multiplier_digits", multiplier_digits, 1)
     _check_whole("hint_offset", hint_offset, 0, optional=False)
+    if problem.op == "*" and multiplier_digits is not None and num_digits(problem.b) > multiplier_digits:
+        # every format: a model trained on k-digit multipliers has never seen a wider one (no silent answer)
+        raise FormatError(f"multiplier {problem.b} has {num_digits(problem.b)} digits; this task allows at most "
+                          f"{multiplier_digits} (multiplier_digits={multiplier_digits}); use a multiplier of at "
+                          f"most {multiplier_digits} digits, or a task and model trained on wider ones")
     if spec.layout == "encoder":
         return _encode_sabbaghi(problem, frame_width, spec.name)
     return _encode_decoder(problem, spec, multiplier_digits, hint_offset)
@@ -180,8 +186,6 @@ def encode(problem: Problem, format_name: str = "cho", *, frame_width: int | Non
 
 def _encode_decoder(problem: Problem, spec: FormatSpec, multiplier_digits: int | None, hint_offset: int) -> Example:
     a, b, op = problem.a, problem.b, problem.op
-    if op == "*" and multiplier_digits is not None and num_digits(b) > multiplier_digits:
-        raise FormatError(f"multiplier {b} has {num_digits(b)} digits; this task allows at most {multiplier_digits}")
     if spec.zero_pad:
         if op == "+":
             width_a = width_b = max(num_digits(a), num_digits(b))

@@ -41,9 +41,10 @@ except ImportError:  # torch < 2.3
         return torch.backends.cuda.sdp_kernel(enable_flash=False, enable_math=True, enable_mem_efficient=False)
 
 from .constants import IGNORE_INDEX
-from .device import autocast, pick_device, set_cpu_threads
+from .device import autocast, device_problem, pick_device, set_cpu_threads
 from .model import ModelConfig, Transformer
-from .tasks import Task, TaskConfig
+from .compatibility import check_compatible
+from .tasks import ConfigError, Task, TaskConfig, check_int
 from .train import TrainConfig, TrainResult, fit, lr_at
 
 
@@ -95,9 +96,23 @@ def _stack_batches(batches) -> dict:
     return out
 
 
-def _check(cfg: ModelConfig, seeds: Sequence[int]) -> None:
+def check_seeds_config(cfg: ModelConfig, seeds: Sequence[int]) -> None:
+    """What :func:`fit_seeds` supports: a ModelConfig (it builds each seed's model), distinct seeds >= 0,
+    no dropout, one position-ID channel, no arithmetic heads, no UPE. Raises ``ValueError``."""
+    if isinstance(cfg, Transformer):
+        raise ConfigError("fit_seeds takes a ModelConfig, not a Transformer: it builds one model per seed "
+                          "(torch.manual_seed(seed); Transformer(cfg)); pass model.cfg, or train this model "
+                          "with lengen_utils.train.fit")
+    if not isinstance(cfg, ModelConfig):
+        raise ConfigError(f"fit_seeds takes a ModelConfig, got {type(cfg).__name__}; use ModelConfig.from_dict "
+                          f"for a dict")
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence):
+        raise ValueError(f"seeds must be a list of whole numbers >= 0, got {seeds!r}")
     if not seeds:
         raise ValueError("fit_seeds needs at least one seed")
+    bad = [s for s in seeds if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0]
+    if bad:
+        raise ValueError(f"seeds must be whole numbers >= 0, got {bad[0]!r} in {list(seeds)}")
     if len(set(seeds)) != len(seeds):
         raise ValueError(f"seeds must be distinct, got {list(seeds)}")
     if cfg.dropout:
@@ -120,8 +135,15 @@ def fit_seeds(cfg: ModelConfig, task: Task, train: TrainConfig, seeds: Sequence[
     """
     from tqdm.auto import tqdm
 
+    check_seeds_config(cfg, seeds)
+    if not isinstance(task, Task):
+        raise ConfigError(f"fit_seeds needs a Task, got {type(task).__name__}; wrap the config: Task(task_config)")
+    if not isinstance(train, TrainConfig):
+        raise ConfigError(f"fit_seeds needs a TrainConfig, got {type(train).__name__}; use TrainConfig.from_dict "
+                          f"for a dict")
+    check_compatible(cfg, task.config)                 # the checks fit runs, before step 1
+    check_int("fit_seeds", "log_every", log_every)
     seeds = [int(s) for s in seeds]
-    _check(cfg, seeds)
     dev = pick_device(str(device)) if device is not None else pick_device()
     models = [m.to(dev) for m in init_models(cfg, seeds)]
     params, buffers = stack_module_state(models)
@@ -226,6 +248,10 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if not 1 <= args.k <= 256 or not 1 <= args.steps <= 100_000 or args.batch_size < 1:
         print("multiseed: error: need 1 <= --k <= 256, 1 <= --steps <= 100000 and --batch-size >= 1", file=sys.stderr)
+        return 2
+    if device_problem(args.device) or (args.threads is not None and args.threads < 1):
+        print(f"multiseed: error: {device_problem(args.device) or f'--threads must be >= 1, got {args.threads}'}",
+              file=sys.stderr)
         return 2
     set_cpu_threads(args.threads)
     r = benchmark(args.k, args.steps, args.batch_size, device=args.device)

@@ -97,8 +97,9 @@ class PositionScheme:
         p = example.problem
         shape = f"{num_digits(p.a)}-digit {p.op} {num_digits(p.b)}-digit problem"
         return (f"a {shape} needs position IDs up to {needed} under the {self.name!r} scheme, but the "
-                f"table stops at max_position={self.max_position}; use shorter operands or a model with a "
-                f"larger position table")
+                f"task's IDs stop at max_position={self.max_position}; use shorter operands, or a task with "
+                f"TaskConfig(max_position={needed}) or more (a model with a learned position table, "
+                f"encoding='learned', then needs max_positions={needed + 1} or more; other encodings have no table)")
 
 
 def consecutive_ids(example: Example, start: int = 0) -> list[int]:

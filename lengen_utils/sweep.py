@@ -5,6 +5,13 @@ model by :func:`lengen_utils.multiseed.fit_seeds`) is one task. Ray runs them on
 (``ray.init()``) or on an existing cluster (``--address``); ``--executor local`` runs them one after
 another in this process, with the same expansion and the same results. Every finished run appends one
 JSON line per seed to ``--out``: name, config, seed, device, exact match per length, training seconds.
+
+Every grid point is checked before anything trains (``--dry-run`` included), with the checks ``fit`` and
+the configs run: each config field's type and range, the model against the task, the eval lengths
+against the task's position IDs, ``--group-seeds``'s limits, the device and the ``--out`` folder. The
+seeds come from ``--seeds`` when given (it replaces each config's ``train.seed``), else from each config's
+own ``train.seed`` (so ``--grid train.seed=0,1,2`` trains seeds 0, 1 and 2, recorded under one name, so
+that their median is taken); setting both is refused.
 :func:`read_results` and :func:`summary` turn that file into the median-over-seeds curves of the papers'
 multi-seed figures. Ray is an optional extra: ``pip install -e .[sweep]``.
 
@@ -16,6 +23,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import platform
 import sys
 import time
@@ -27,15 +35,21 @@ import torch
 
 from . import zoo
 from .constants import __version__
-from .device import pick_device, set_cpu_threads
+from .device import device_problem, pick_device, set_cpu_threads
+from .cli import UsageError, check_writable
+from .compatibility import check_compatible
 from .evaluate import evaluate_lengths
+from .formats import FormatError
 from .generalization import median_and_range
 from .model import ModelConfig, Transformer
-from .multiseed import fit_seeds
-from .tasks import Task, TaskConfig
+from .multiseed import check_seeds_config, fit_seeds
+from .positions import PositionRangeError
+from .problems import ProblemError
+from .tasks import ConfigError, Task, TaskConfig
 from .train import TrainConfig, fit
 
 SECTIONS = {"task": TaskConfig, "model": ModelConfig, "train": TrainConfig}
+SEED = "train.seed"
 
 
 class SweepError(ValueError):
@@ -119,29 +133,84 @@ def parse_seeds(text: str) -> tuple[int, ...]:
     return tuple(seeds)
 
 
-def _spec(base: dict, seeds: tuple[int, ...]) -> RunSpec:
+def _whole(name: str, value, what: str) -> int:
+    """``value`` if it is a whole number >= 1 (a string, float or bool is refused by name)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise SweepError(f"config {name!r}: {what} must be a whole number >= 1, got {value!r} ({type(value).__name__})")
+    return value
+
+
+def _fields(base: dict) -> tuple[str, tuple[int, ...], int]:
+    """The name, eval lengths and eval size of a config, each of the right type."""
+    name = base.get("name")
+    if not isinstance(name, str) or not name:
+        raise SweepError(f"a config's name must be a non-empty string, got {name!r}")
+    for section in SECTIONS:
+        if not isinstance(base.get(section, {}), dict):
+            raise SweepError(f"config {name!r}: {section} must be an object of {SECTIONS[section].__name__} "
+                             f"fields, got {type(base[section]).__name__} {base[section]!r}")
+    lengths = base.get("eval_lengths")
+    if not isinstance(lengths, (list, tuple)) or not lengths:
+        raise SweepError(f"config {name!r}: eval_lengths must be a non-empty list of whole numbers >= 1, e.g. "
+                         f"[1, 2, 12], got {lengths!r} ({type(lengths).__name__})")
+    lengths = tuple(_whole(name, x, "every eval length") for x in lengths)
+    return name, lengths, _whole(name, base.get("eval_n", 500), "eval_n")
+
+
+def _check_lengths(name: str, task: TaskConfig, lengths: tuple[int, ...]) -> None:
+    """The longest eval length must be encodable and get position IDs (refused now, not after training)."""
+    t = Task(task)
     try:
-        train = TrainConfig.from_dict({**base.get("train", {}), "seed": seeds[0]})
-        lengths = tuple(int(x) for x in base["eval_lengths"])
-        spec = RunSpec(str(base["name"]), TaskConfig.from_dict(base.get("task", {})),
-                       ModelConfig.from_dict(base.get("model", {})), train, lengths, int(base.get("eval_n", 500)),
-                       seeds)
-    except (TypeError, ValueError) as exc:
-        raise SweepError(f"config {base.get('name')!r}: {exc}") from exc
-    if not lengths or min(lengths) < 1 or spec.eval_n < 1 or train.steps < 1:
-        raise SweepError(f"config {spec.name!r}: eval_lengths, eval_n and train.steps must be positive")
-    return spec
+        t.batch(t.eval_problems(max(lengths), 1))
+    except (PositionRangeError, FormatError, ProblemError) as exc:
+        raise SweepError(f"config {name!r}: eval length {max(lengths)} cannot be evaluated ({exc}); drop it "
+                         f"from eval_lengths or widen the task") from None
 
 
-def expand(bases: Iterable[dict], seeds: tuple[int, ...], sets: Iterable[str] = (), grid: Iterable[str] = (),
-           group_seeds: bool = False) -> list[RunSpec]:
-    """Every base config x every grid point (``key=v1,v2``) x every seed (or one group of all seeds)."""
+def _spec(base: dict, seeds: tuple[int, ...] | None, group: bool) -> list[RunSpec]:
+    """The tasks of one grid point, fully checked: one per seed, or one group of all seeds."""
+    name, lengths, eval_n = _fields(base)
+    try:
+        train = TrainConfig.from_dict(base.get("train", {}))
+        task, model = TaskConfig.from_dict(base.get("task", {})), ModelConfig.from_dict(base.get("model", {}))
+        check_compatible(model, task)
+        seeds = seeds if seeds is not None else (train.seed,)
+        if group:
+            check_seeds_config(model, seeds)
+    except (ConfigError, TypeError, ValueError) as exc:
+        raise SweepError(f"config {name!r}: {exc}") from None
+    _check_lengths(name, task, lengths)
+    groups = [seeds] if group else [(s,) for s in seeds]
+    return [RunSpec(name, task, model, replace(train, seed=g[0]), lengths, eval_n, g) for g in groups]
+
+
+def _axes(grid: Iterable[str]) -> list[list[str]]:
     axes = []
     for item in grid:
         key, sep, values = item.partition("=")
         if not sep or not values:
             raise SweepError(f"bad grid {item!r}; write e.g. train.lr=0.001,0.003")
         axes.append([f"{key}={v}" for v in values.split(",")])
+    return axes
+
+
+def expand(bases: Iterable[dict], seeds: tuple[int, ...] | None = None, sets: Iterable[str] = (),
+           grid: Iterable[str] = (), group_seeds: bool = False) -> list[RunSpec]:
+    """Every base config x every grid point (``key=v1,v2``) x every seed (or one group of all seeds),
+    each checked before any is returned.
+
+    ``seeds`` replaces each config's ``train.seed``; ``None`` keeps it, so a grid over ``train.seed``
+    trains those seeds. Both at once is refused, as is ``group_seeds`` with a ``train.seed`` grid. A
+    point's name lists its grid values except ``train.seed``: the seeds of one config share a name."""
+    sets, grid = list(sets), list(grid)
+    seeded = [item for item in sets + grid if item.partition("=")[0].strip() == SEED]
+    if seeded and seeds is not None:
+        raise SweepError(f"--seeds and {seeded[0]!r} both set the training seed; give the seeds once: "
+                         f"--seeds 0,1,2 (or drop --seeds and keep --grid {SEED}=0,1,2)")
+    if seeded and group_seeds:
+        raise SweepError(f"--group-seeds batches the seeds of --seeds; with {seeded[0]!r} each seed is its own "
+                         f"task: write --seeds 0,1,2 --group-seeds instead")
+    axes = _axes(grid)
     specs = []
     for base in bases:
         for item in sets:
@@ -150,10 +219,10 @@ def expand(bases: Iterable[dict], seeds: tuple[int, ...], sets: Iterable[str] = 
             cfg = base
             for item in point:
                 cfg = apply_override(cfg, item)
-            if point:
-                cfg = {**cfg, "name": f"{base['name']}[{','.join(point)}]"}
-            groups = [seeds] if group_seeds else [(s,) for s in seeds]
-            specs += [_spec(cfg, group) for group in groups]
+            label = [item for item in point if item.partition("=")[0] != SEED]
+            if label:
+                cfg = {**cfg, "name": f"{base['name']}[{','.join(label)}]"}
+            specs += _spec(cfg, seeds, group_seeds)
     return specs
 
 
@@ -256,6 +325,30 @@ def format_summary(records: Iterable[dict]) -> str:
     return "\n".join(lines)
 
 
+def _check_run_args(args: argparse.Namespace) -> None:
+    """The device, thread count and results file, refused before anything trains."""
+    if args.threads is not None and args.threads < 1:
+        raise SweepError(f"--threads must be a whole number >= 1, got {args.threads}")
+    if args.device is not None and args.address:    # the cluster may have what this machine lacks: the name only
+        try:
+            torch.device(args.device)
+        except (RuntimeError, TypeError):
+            raise SweepError(f"--device {args.device!r} is not a device name; use cpu, cuda or cuda:N") from None
+    elif device_problem(args.device):
+        raise SweepError(f"--device: {device_problem(args.device)}")
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise SweepError(f"--out {out}: the folder {out.parent} does not exist; create it or name a results file "
+                         f"in an existing folder")
+    try:
+        check_writable(out.parent, "--out folder")
+    except UsageError as exc:
+        raise SweepError(str(exc)) from None
+    if out.is_dir() or (out.exists() and not os.access(out, os.W_OK)):
+        raise SweepError(f"--out {out} is {'a folder' if out.is_dir() else 'a read-only file'}; "
+                         f"name a writable results file, e.g. --out {out.parent / 'sweep-results.jsonl'}")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
         raise SweepError(message)
@@ -265,7 +358,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m lengen_utils.sweep", description=__doc__.split("\n")[0])
     p.add_argument("--config", action="append", default=[], metavar="FILE", help="JSON sweep config (repeatable)")
     p.add_argument("--entry", action="append", default=[], metavar="NAME", help="zoo entry as base config (repeatable)")
-    p.add_argument("--seeds", default="0", help="seeds, e.g. 0,1,2 or 0-9 (default 0)")
+    p.add_argument("--seeds", default=None, help="seeds, e.g. 0,1,2 or 0-9; replaces each config's train.seed "
+                                                 "(default: each config's own train.seed)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override, e.g. train.steps=500")
     p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2", help="sweep a field over values")
     p.add_argument("--group-seeds", action="store_true", help="train each config's seeds as one batched model")
@@ -290,8 +384,10 @@ def main(argv: list[str] | None = None) -> int:
             raise SweepError("name at least one --config FILE or --entry NAME")
         if args.cpus_per_task <= 0 or args.gpus_per_task < 0 or (args.num_cpus is not None and args.num_cpus < 1):
             raise SweepError("--cpus-per-task must be > 0, --gpus-per-task >= 0 and --num-cpus >= 1")
+        _check_run_args(args)
         bases = [c for f in args.config for c in load_config(f)] + [from_entry(n) for n in args.entry]
-        specs = expand(bases, parse_seeds(args.seeds), args.set, args.grid, args.group_seeds)
+        seeds = parse_seeds(args.seeds) if args.seeds is not None else None
+        specs = expand(bases, seeds, args.set, args.grid, args.group_seeds)
         executor = args.executor
         if executor == "auto":
             try:

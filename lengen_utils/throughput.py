@@ -30,7 +30,7 @@ import torch
 import torch.nn.functional as F
 
 from .constants import IGNORE_INDEX
-from .device import autocast, pick_device, set_cpu_threads
+from .device import autocast, device_problem, pick_device, set_cpu_threads
 from .evaluate import evaluate_lengths
 from .model import ModelConfig, Transformer
 from .multiseed import FLAGSHIP_MODEL, FLAGSHIP_TASK
@@ -224,11 +224,7 @@ def _validate(args: argparse.Namespace) -> str | None:
         value = getattr(args, name)
         if value is not None and not low <= value <= high:
             return f"--{name.replace('_', '-')} must be in {low}..{high}, got {value}"
-    if args.device is not None and args.device.split(":")[0] not in ("cpu", "cuda", "mps"):
-        return f"unknown device {args.device!r}; choose cpu or cuda"
-    if args.device and args.device.startswith("cuda") and not torch.cuda.is_available():
-        return f"device {args.device!r} was requested but CUDA is not available on this machine"
-    return None
+    return device_problem(args.device)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,7 +34,8 @@ def test_named_shapes_build(name):
 
 @pytest.mark.parametrize("argv, match", [
     (["--steps", "0"], "--steps must be"), (["--config", "nope"], "unknown config"),
-    (["--batch-size", "-1"], "--batch-size"), (["--device", "tpu"], "unknown device"), (["--bogus"], "unrecognized"),
+    (["--batch-size", "-1"], "--batch-size"), (["--device", "tpu"], "device 'tpu' is not a device name; use 'cpu', 'cuda'"),
+    (["--device", "cpu:abc"], "device 'cpu:abc' is not a device name"), (["--bogus"], "unrecognized"),
 ])
 def test_bad_arguments_exit_2(argv, match, capsys):
     assert main(argv) == 2

@@ -15,8 +15,10 @@
 Both take their data as arguments and keep what they last showed in plain attributes
 (``html.value``, ``status.value``, ``last_figure``, ``last_curves``), so they are tested without a
 browser. Only expected input errors (:class:`ProblemError`, :class:`FormatError`,
-:class:`PositionRangeError`) are caught and shown as a message; any other exception in a callback
-propagates, so a broken widget fails the notebook test instead of failing silently. Bad arguments
+:class:`PositionRangeError`) are caught and shown as a message; any other exception in a callback is
+written on the widget (:func:`~lengen_utils.widgets.common.on_screen`, so the learner sees it, not only
+the log) and propagates, so a broken widget fails the notebook test instead of failing silently.
+Constructors check their arguments as ``show`` does. Bad arguments
 from code (an unknown format, a frame width outside the slider, a trained length with no entry) raise
 at once with a message that names the valid choices; nothing is clamped or guessed.
 """

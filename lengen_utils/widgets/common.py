@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import html as _html
+from typing import Callable
+
+import numpy as np
 
 from ..formats import FormatError
 from ..positions import PositionRangeError
@@ -48,4 +51,24 @@ def error_html(message: str) -> str:
     return f"<div style='color:#b00020;font-weight:bold'>&#9888; {_html.escape(message)}</div>"
 
 
-__all__ = ["USER_ERRORS", "error_html", "show_figure"]
+def on_screen(status, action: Callable[..., object]) -> Callable[..., None]:
+    """A widget callback running ``action``: an exception is written into ``status`` (an HTML widget the
+    learner sees, instead of a stale "Evaluating ..."), then re-raised so that the log has it too
+    (ipywidgets swallows a callback's exception into its log)."""
+    def callback(*args) -> None:
+        try:
+            action(*args)
+        except Exception as err:
+            status.value = error_html(f"{type(err).__name__}: {err}")
+            raise
+    return callback
+
+
+def check_positive(value, name: str) -> int:
+    """``value`` if it is a whole number >= 1, else ``ValueError`` naming ``name`` (for constructors)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+    return int(value)
+
+
+__all__ = ["USER_ERRORS", "error_html", "show_figure", "on_screen", "check_positive"]

@@ -15,7 +15,7 @@ from .. import zoo
 from ..zoo.catalog_nb05_baselines import BASELINES
 from ..generalization import generalizable_length, median_and_range
 from ..plots import median_band
-from .common import _tip, _widgets, error_html, show_figure
+from .common import _tip, _widgets, error_html, on_screen, show_figure
 
 Choices = Mapping[tuple[int, str], Sequence[str]]
 
@@ -50,33 +50,48 @@ class CouplingExplorer:
     """Two dropdowns (trained length, method); the median EM over the built seeds, their range as a band,
     and the generalizable length. ``metrics(name)`` returns a built entry's ``{length: EM}`` and raises
     :class:`~lengen_utils.zoo.ZooError` for one that is not built (default :func:`lengen_utils.zoo.metrics`).
-    What it last showed is kept in ``status.value``, ``last_curve``, ``last_length`` and ``last_figure``."""
+    What it last showed is kept in ``status.value``, ``last_curve``, ``last_length`` and ``last_figure``.
+    A ``trained`` length or ``method`` with no model is refused at once (``ValueError``), as ``show`` refuses
+    it; by default 1-10 digits (else the shortest) and the first method trained on them are shown."""
 
     def __init__(self, choices: Choices | None = None, *, metrics: Callable[[str], Mapping[int, float]] | None = None,
-                 trained: int = 10, method: str | None = None, draw: bool = True):
+                 trained: int | None = None, method: str | None = None, draw: bool = True):
         w = _widgets()
         self.choices = {(int(k), str(m)): list(v) for (k, m), v in (choices if choices is not None
                                                                    else default_choices()).items()}
         if not self.choices:
             raise ValueError("CouplingExplorer needs at least one (trained length, method) choice")
+        empty = [key for key, names in self.choices.items() if not names]
+        if empty:
+            raise ValueError(f"the choice {empty[0]} lists no zoo entry; give each (trained length, method) at "
+                             f"least one entry name")
         self.metrics_fn = metrics or zoo.metrics
         self.draw = draw
         self.lengths = sorted({k for k, _ in self.choices})
         self.methods = list(dict.fromkeys(m for _, m in self.choices))
+        if trained is None:
+            trained = 10 if 10 in self.lengths else self.lengths[0]
+        if trained not in self.lengths:        # the same refusals as show(), at once
+            raise ValueError(f"no model was trained on 1-{trained} digits; choose one of {self.lengths}")
+        if method is not None and method not in self.methods:
+            raise ValueError(f"unknown method {method!r}; choose one of {self.methods}")
+        if method is not None and (trained, method) not in self.choices:
+            raise ValueError(f"no model with method {method!r} was trained on 1-{trained} digits; on 1-{trained} "
+                             f"digits choose one of {self.available(trained)}")
         self.last_curve: dict[int, tuple[float, float, float]] = {}
         self.last_length: int | None = None
         self.last_figure = None
-        self.trained = _tip(w.Dropdown(options=self.lengths, value=trained if trained in self.lengths else self.lengths[0],
+        self.trained = _tip(w.Dropdown(options=self.lengths, value=trained,
                                        description="trained 1–"), "the longest operands seen in training (digits)")
-        self.method = _tip(w.Dropdown(options=self.methods, value=method if method in self.methods else self.methods[0],
+        self.method = _tip(w.Dropdown(options=self.methods, value=method or self.available(trained)[0],
                                       description="method", layout=w.Layout(width="360px")),
                            "the recipe: the coupling rows share one budget of steps and problems; each baseline "
                            "has the budget it needed to master 1-10 digits (notebook 05, section 5)")
         self.status = w.HTML()
         self.out = w.Output()
         self._quiet = False                  # set while show() moves the dropdowns itself
-        self.trained.observe(self._on_change, names="value")
-        self.method.observe(self._on_change, names="value")
+        self.trained.observe(on_screen(self.status, self._on_change), names="value")
+        self.method.observe(on_screen(self.status, self._on_change), names="value")
         self.widget = w.VBox([w.HBox([self.trained, self.method]), self.status, self.out])
         self.show()
 

@@ -11,7 +11,7 @@ from ..formats import FORMATS, PAD, Example, FormatError, encode, render
 from ..plots import ROLE_COLOURS
 from ..positions import PositionScheme
 from ..problems import Problem, ProblemError
-from .common import USER_ERRORS, _tip, _widgets, error_html
+from .common import USER_ERRORS, _tip, _widgets, error_html, on_screen
 
 # scheme label -> how to build it (the random-start schemes are drawn from a seeded generator)
 SCHEME_CHOICES: dict[str, dict] = {
@@ -87,8 +87,8 @@ class FormatExplorer:
         self.html = w.HTML()
         self.seed = seed
         for control in (self.a, self.b, self.op, self.fmt, self.scheme, self.frame):
-            control.observe(self._on_change, names="value")
-        self.redraw.on_click(self._on_redraw)
+            control.observe(on_screen(self.html, self._on_change), names="value")
+        self.redraw.on_click(on_screen(self.html, self._on_redraw))
         self.widget = w.VBox([w.HBox([self.a, self.op, self.b]), w.HBox([self.fmt, self.scheme]),
                               w.HBox([self.frame, self.redraw]), self.html])
         self.update()

@@ -15,7 +15,7 @@ from .. import zoo
 from ..evaluate import evaluate_lengths
 from ..plots import accuracy_vs_length
 from ..tasks import Task
-from .common import _duration, _tip, _widgets, error_html, show_figure
+from .common import _duration, _tip, _widgets, error_html, on_screen, show_figure
 
 class TrainedLengthExplorer:
     """Accuracy against test length for the model trained on lengths <= the slider's value.
@@ -38,6 +38,11 @@ class TrainedLengthExplorer:
                  expected: Callable[[str], str] | None = None):
         if not names:
             raise ValueError("TrainedLengthExplorer needs at least one zoo entry")
+        bad = {k: v for k, v in names.items()
+               if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1 or not isinstance(v, str)}
+        if bad:
+            raise ValueError(f"names maps a trained length (a whole number >= 1) to a zoo entry name (a string); "
+                             f"got {bad!r}")
         w = _widgets()
         self.names = {int(k): v for k, v in sorted(names.items())}
         self.metrics_fn = metrics or zoo.metrics
@@ -55,8 +60,8 @@ class TrainedLengthExplorer:
         self.progress = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="240px", visibility="hidden"))
         self.clock = w.HTML()
         self.out = w.Output()
-        self.slider.observe(self._on_slide, names="value")
-        self.button.on_click(self._on_retrain)
+        self.slider.observe(on_screen(self.status, self._on_slide), names="value")
+        self.button.on_click(on_screen(self.status, self._on_retrain))
         self.widget = w.VBox([w.HBox([self.slider, self.button]), w.HBox([self.progress, self.clock]),
                               self.status, self.out])
 

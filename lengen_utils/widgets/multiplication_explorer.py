@@ -17,7 +17,7 @@ from .. import zoo
 from ..evaluate import evaluate_lengths
 from ..plots import median_band
 from ..plots.style import legend_below
-from .common import _widgets, error_html, show_figure
+from .common import _widgets, check_positive, error_html, on_screen, show_figure
 
 ENCODINGS = {"learned": "APE", "rpe": "RPE", "upe": "UPE"}
 NAME = re.compile(r"^nb04-(ape|rpe|upe)-m(\d+)(?:-l(\d+))?-s(\d+)$")
@@ -64,11 +64,15 @@ class MultiplicationExplorer:
             if len(key) != 3 or key[0] not in ENCODINGS.values() or not names:
                 raise ValueError(f"bad entry {key!r}: {list(names)!r}; keys are (one of "
                                  f"{sorted(ENCODINGS.values())}, multiplier digits, trained length) with >= 1 name")
+        for fn, what in ((metrics, "metrics"), (evaluate, "evaluate")):
+            if fn is not None and not callable(fn):
+                raise ValueError(f"{what} must be a function, got {type(fn).__name__} {fn!r}")
         w = _widgets()
         self.entries = {(str(a), int(b), int(c)): list(v) for (a, b, c), v in entries.items()}
         self.metrics_fn = metrics or zoo.metrics
         self.evaluate_fn = evaluate or evaluate_live
-        self.n_live, self.draw, self.marks = int(n_live), draw, marks
+        self.n_live = check_positive(n_live, "n_live (problems per length in a live re-evaluation)")
+        self.draw, self.marks = draw, marks
         self.fresh: dict[Key, dict[int, float]] = {}
         self.last_curves: dict[str, dict[int, tuple[float, float, float]]] = {}
         self.last_figure = None
@@ -81,9 +85,10 @@ class MultiplicationExplorer:
         self.button = w.Button(description="re-evaluate live", button_style="warning", icon="refresh")
         self.status = w.HTML()
         self.out = w.Output()
+        self._on_change = on_screen(self.status, self._redraw)       # one callback object: unobserve finds it
         for control in (self.encoding, self.multiplier, self.trained):
             control.observe(self._on_change, names="value")
-        self.button.on_click(lambda _b: self.reevaluate())
+        self.button.on_click(on_screen(self.status, lambda _b: self.reevaluate()))
         self.widget = w.VBox([w.HBox([self.encoding, self.multiplier, self.trained]), self.button, self.status,
                               self.out])
 
@@ -104,7 +109,7 @@ class MultiplicationExplorer:
                     f"Available: {self.available()}.")
         return None
 
-    def _on_change(self, _change) -> None:
+    def _redraw(self, _change) -> None:
         self.show()
 
     # -- drawing -------------------------------------------------------------------------------------

@@ -84,10 +84,12 @@ def budget_text(b: dict) -> str:
     return f"{b['layers']}L x {b['steps']} x {b['problems_per_step']}"
 
 
-def leaderboard_rows(board: dict, labels: dict[str, str] | None = None) -> dict[str, dict[str, str]]:
+def leaderboard_rows(board: dict, labels: dict[str, str] | None = None,
+                     unit: str = "dig") -> dict[str, dict[str, str]]:
     """The board as table rows for a notebook: ``{label: {"budget", "train s", "5 dig", ..., "gen. length"}}``,
     each cell a string ("median [min-max]" in %). ``labels`` maps method names to row labels and picks the
-    rows (default: every method, under its own name)."""
+    rows (default: every method, under its own name); ``unit`` names the length in the column titles ("dig",
+    or "wide" for the board widths of the minesweeper task)."""
     labels = labels or {m: m for m in board["methods"]}
     rows = {}
     for method, label in labels.items():
@@ -96,7 +98,7 @@ def leaderboard_rows(board: dict, labels: dict[str, str] | None = None) -> dict[
         row = {"seeds": str(len(m["seeds"])), "budget": budget_text(m["budget"]),
                "train s": f"{min(seconds):.0f}–{max(seconds):.0f}" if seconds else "-"}
         for n, c in m["lengths"].items():
-            row[f"{n} dig"] = f"{100 * c['median']:.1f} [{100 * c['min']:.1f}–{100 * c['max']:.1f}]"
+            row[f"{n} {unit}"] = f"{100 * c['median']:.1f} [{100 * c['min']:.1f}–{100 * c['max']:.1f}]"
         row["gen. length"] = str(m["generalizable_length"]) if m["mastered"] else "not mastered"
         rows[label] = row
     return rows

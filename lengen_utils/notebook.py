@@ -96,6 +96,16 @@ def show_md(template: str, **values) -> None:
         print(text)
 
 
+def show_text(text: str) -> None:
+    """Display Markdown that a package function already rendered from data (a section's prose)."""
+    try:
+        from IPython.display import Markdown, display
+
+        display(Markdown(text))
+    except ImportError:  # pragma: no cover
+        print(text)
+
+
 def table(rows: dict, columns: list[str] | None = None, *, percent: bool = True, digits: int = 1):
     """A small comparison table for notebooks: ``rows[label] = {column: value}`` (or one value per
     row). Floats in [0, 1] are shown as percentages; strings are shown as they are. Returns an

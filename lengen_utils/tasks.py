@@ -17,7 +17,7 @@ from .complexity_sampling import sample_mixed_complexity, sample_uniform_over_co
 from .constants import EVAL_SEED, IGNORE_INDEX
 from .formats import FILL_ID, FORMATS, N_HINTS, Example, answer_width, encode, get_format, tokens_to_ids
 from .positions import COUPLED_SCHEMES, SCHEMES, PositionRangeError, PositionScheme, uniform_slots
-from .positions2d import BOARD_SCHEMES, BoardPositions
+from .positions2d import BOARD_SCHEMES, CHANNELS, BoardPositions
 from .text_filler import add_filler, filler_config_problem, filler_rng, frame_ids
 
 SAMPLERS = ("uniform", "exact", "balanced", "uniform_complexity", "mixed_complexity")
@@ -64,6 +64,11 @@ def check_bool(owner: str, name: str, value) -> None:
 def check_choice(owner: str, name: str, value, choices, label: str | None = None) -> None:
     if not isinstance(value, str) or value not in choices:
         raise ConfigError(f"unknown {label or name} {value!r} ({owner}.{name}); choose one of {tuple(choices)}")
+
+
+#: Row IDs left free between two packed boards: with the 2-D relative bias clipped at 2, a cell two rows away
+#: from every cell of another board is never read as its neighbour.
+BOARD_PACK_GAP = 2
 
 
 @dataclass(frozen=True)
@@ -156,18 +161,25 @@ class TaskConfig:
         own, defaults = "TaskConfig", TaskConfig()
         check_choice(own, "format", self.format, BOARD_FORMATS, "board format")
         check_choice(own, "positions", self.positions, BOARD_SCHEMES, "board position scheme")
-        for name in ("min_digits", "max_digits", "max_position"):
+        for name in ("min_digits", "max_digits", "max_position", "pack"):
             check_int(own, name, getattr(self, name))
         check_bool(own, "random_start", self.random_start)
-        unused = [n for n in ("op", "multiplier_digits", "frame_width", "shift_augment", "pack", "shift_max_width",
+        unused = [n for n in ("op", "multiplier_digits", "frame_width", "shift_augment", "shift_max_width",
                               "multiplier_exact", "filler_max") if getattr(self, n) != getattr(defaults, n)]
         if unused:
             raise ConfigError(f"{unused} are arithmetic options; the minesweeper task leaves them at their defaults")
         if self.min_digits > self.max_digits:
             raise ConfigError(f"min_digits={self.min_digits} exceeds max_digits={self.max_digits} (board sides)")
-        if self.max_digits + 1 > self.max_position:
+        scheme = BoardPositions(self.positions, max_position=max(self.max_position, 2))
+        top = 1 + max(scheme.span(c, self.max_digits) for c in range(len(CHANNELS)))
+        if top > self.max_position:
             raise ConfigError(f"boards of {self.max_digits} cells per side need position IDs up to "
-                              f"{self.max_digits + 1} in each channel, but the IDs stop at "
+                              f"{top} in each channel ({self.positions}), but the IDs stop at "
+                              f"max_position={self.max_position}")
+        rows = self.pack * (scheme.span(0, self.max_digits) + 1 + BOARD_PACK_GAP)
+        if self.pack > 1 and rows > self.max_position:
+            raise ConfigError(f"{self.pack} packed boards of {self.max_digits} rows need row IDs up to {rows} "
+                              f"({BOARD_PACK_GAP} free rows between boards), but the IDs stop at "
                               f"max_position={self.max_position}")
 
     @property
@@ -363,23 +375,44 @@ class Task:
         examples, ids = [], []
         for g in range(0, len(problems), k):
             group = [self.example(p) for p in problems[g:g + k]]
-            extents = [self.scheme.span(e) + 1 for e in group]      # IDs start..start+span of each
-            first_id = self.scheme.default_start
-            slack = self.config.max_position - first_id + 1 - sum(extents)
-            if slack < 0:
-                raise PositionRangeError(f"{k} packed problems need {sum(extents)} position IDs but "
-                                         f"max_position={self.config.max_position}")
-            cuts = np.sort(rng.integers(0, slack + 1, size=k))
-            gaps = np.diff(np.concatenate([[0], cuts]))            # k non-negative gaps summing to <= slack
-            starts, nxt = [0] * k, first_id
-            for slot, i in enumerate(rng.permutation(k)):
-                nxt += int(gaps[slot])
-                starts[i] = nxt
-                nxt += extents[i]
-            group_ids = [self.scheme.assign(e, start=s) for e, s in zip(group, starts)]
+            group_ids = self._packed_board_ids(group, rng) if self.board else self._packed_ids(group, rng)
             examples.append(_concat_examples(group))
             ids.append([i for g_ids in group_ids for i in g_ids])
-        return collate(examples, ids, with_slots=False)
+        return collate(examples, ids, with_slots=self.config.op == "*")
+
+    def _random_slots(self, extents: list[int], first_id: int, rng: np.random.Generator) -> list[int]:
+        """Starts for blocks of ``extents`` IDs in ``first_id..max_position``: no overlap, random gaps, random order."""
+        k = len(extents)
+        slack = self.config.max_position - first_id + 1 - sum(extents)
+        if slack < 0:
+            raise PositionRangeError(f"{k} packed problems need {sum(extents)} position IDs but "
+                                     f"max_position={self.config.max_position}")
+        cuts = np.sort(rng.integers(0, slack + 1, size=k))
+        gaps = np.diff(np.concatenate([[0], cuts]))            # k non-negative gaps summing to <= slack
+        starts, nxt = [0] * k, first_id
+        for slot, i in enumerate(rng.permutation(k)):
+            nxt += int(gaps[slot])
+            starts[i] = nxt
+            nxt += extents[i]
+        return starts
+
+    def _packed_ids(self, group: list[Example], rng: np.random.Generator) -> list[list[int]]:
+        """Coupled IDs of packed arithmetic problems, each in its own slot of IDs."""
+        extents = [self.scheme.span(e) + 1 for e in group]      # IDs start..start+span of each
+        starts = self._random_slots(extents, self.scheme.default_start, rng)
+        return [self.scheme.assign(e, start=s) for e, s in zip(group, starts)]
+
+    def _packed_board_ids(self, group: list[Example], rng: np.random.Generator) -> list[list[tuple[int, int]]]:
+        """Packed boards lie one below the other in row IDs, each in its own band of rows (at least
+        :data:`BOARD_PACK_GAP` rows apart, so no cell of one board is a neighbour of a cell of another); the column
+        start of each board is drawn on its own."""
+        rows = [self.scheme.span(0, e.problem.height) + 1 + BOARD_PACK_GAP for e in group]
+        row_starts = self._random_slots(rows, self.scheme.default_start, rng)
+        ids = []
+        for e, row_start in zip(group, row_starts):
+            col_start = self.scheme.starts(e, rng)[1]
+            ids.append(self.scheme.assign(e, start=(row_start, col_start)))
+        return ids
 
 
 def _concat_examples(group: list[Example]) -> Example:

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent / PACKAGE
 
 # top-level module (or sub-package) of lengen_utils -> layer; a new module must be placed here
 LAYERS: dict[str, int] = {
-    "constants": 0, "device": 0,
+    "constants": 0, "device": 0, "claims": 0,
     "problems": 1, "carries": 1, "complexity_sampling": 1,
     "boards": 1, "board_format": 2, "positions2d": 2,  # helper E: minesweeper (Cho et al. Section 6.2)
     "formats": 2, "positions": 2,
@@ -28,7 +28,7 @@ LAYERS: dict[str, int] = {
     "train": 5, "evaluate": 5, "compatibility": 5, "multiseed": 5,
     "complexity": 6, "theory": 6, "constructions": 6, "interpret": 6, "generalization": 6,
     "zoo": 7, "bench": 7, "cli": 7, "plots": 7, "widgets": 7, "notebook": 7, "throughput": 7, "sweep": 7,
-    "leaderboard": 7,
+    "leaderboard": 7, "sections": 7,
 }
 LAYER_NAMES = ["base", "problems", "formats/positions", "tasks", "model", "train/evaluate", "analysis", "course"]
 

@@ -9,6 +9,7 @@ import torch
 from lengen_utils.board_format import decode_board, encode_board
 from lengen_utils.boards import Board, BoardError, neighbour_counts, sample_boards, sample_square_boards
 from lengen_utils.compatibility import check_compatible
+from lengen_utils.constants import IGNORE_INDEX
 from lengen_utils.evaluate import evaluate_lengths
 from lengen_utils.formats import TOKEN_ID, VOCAB, FormatError, encode
 from lengen_utils.model import ConfigError, ModelConfig, Transformer, greedy_decode
@@ -124,6 +125,59 @@ def test_golden_ids_given_starts():
     assert ids[1:4] == [(6, 4), (6, 5), (6, 6)] and ids[7] == (5, 3) and ids[8] == (6, 4)
 
 
+def test_golden_ids_predicting_next_cell():
+    """coupled2d_next: '=' and each answer token carry the pair of the cell they predict; the last answer token
+    the pair one row below the board (first column); the input cells keep Cho's pairs."""
+    ids = BoardPositions("coupled2d_next").assign(encode_board(GOLDEN))
+    cells = [(2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (3, 4)]
+    assert ids == [(0, 0), *cells, (2, 2), *cells[1:], (4, 2), (0, 0)]
+    # the offset from the predicting position to the predicted cell is (0, 0) everywhere, also across rows
+    ex = encode_board(GOLDEN)
+    for i in ex.supervised[:-1]:
+        predicted_cell = i + 1 - (len(cells) + 2)                       # index of the answer cell written next
+        assert ids[i] == cells[predicted_cell]
+
+
+def test_next_cell_scheme_needs_one_more_row_id():
+    scheme = BoardPositions("coupled2d_next", random_start=True, max_position=8)
+    ex = encode_board(GOLDEN)                                                # 2 rows, 3 columns
+    starts = {scheme.starts(ex, np.random.default_rng(s)) for s in range(300)}
+    assert {r for r, _ in starts} == set(range(1, 6)) and {c for _, c in starts} == set(range(1, 6))
+    assert max(r for r, _ in scheme.assign(ex, np.random.default_rng(1))) <= 8
+    with pytest.raises(PositionRangeError, match=r"7 rows needs row IDs up to 9 .*max_position=8"):
+        BoardPositions("coupled2d_next", max_position=8).assign(encode_board(Board.parse(["*"] * 7)))
+    with pytest.raises(ConfigError, match=r"IDs up to 9 in each channel \(coupled2d_next\).*max_position=8"):
+        board_task(positions="coupled2d_next", max_digits=7)
+    board_task(positions="coupled2d", max_digits=7)                           # Cho's IDs fit: 1 + 7
+
+
+def test_two_channel_relative_bias_indexes_the_offset_vector():
+    """One scalar per head for each vector of clipped (row, column) differences: (2K+1)**2 entries."""
+    from lengen_utils.model.encodings import RelativeScalarBias
+    cfg = board_model(encoding="none", relative_bias=True, relative_bias_max_distance=2, n_heads=2)
+    module = RelativeScalarBias(cfg)
+    assert module.bias.shape == (2, 25)
+    with torch.no_grad():
+        module.bias.copy_(torch.arange(50.0).view(2, 25))
+    query = torch.tensor([[[5, 5]]])
+    keys = torch.tensor([[[5, 5], [4, 6], [9, 5], [1, 1], [6, 3]]])       # (0,0) (-1,+1) (+4,0) (-4,-4) (+1,-2)
+    bias = module(torch.zeros(1, 2, 1, 16), query, keys)
+    want = [(2 + dr) * 5 + (2 + dc) for dr, dc in [(0, 0), (-1, 1), (2, 0), (-2, -2), (1, -2)]]
+    assert bias[0, 0, 0].tolist() == want and bias[0, 1, 0].tolist() == [w + 25 for w in want]
+
+
+def test_two_channel_relative_bias_model_trains_and_decodes_with_the_cache():
+    task = Task(board_task(positions="coupled2d_next"))
+    torch.manual_seed(0)
+    model = Transformer(board_model(encoding="none", relative_bias=True, relative_bias_max_distance=2))
+    fit(model, task, TrainConfig(steps=3, batch_size=4, seed=0), progress=False)
+    batch = task.batch(task.eval_problems(3, 4, seed=1))
+    supervised = batch.targets != IGNORE_INDEX
+    cached = greedy_decode(model, batch.tokens, batch.position_ids, supervised, batch.key_padding)
+    uncached = greedy_decode(model, batch.tokens, batch.position_ids, supervised, batch.key_padding, use_cache=False)
+    assert torch.equal(cached, uncached) and bool((cached[supervised] >= 0).all())
+
+
 def test_random_starts_independent_per_channel_and_in_range():
     scheme = BoardPositions(random_start=True, max_position=8)
     ex = encode_board(GOLDEN)                                                # 2 rows, 3 columns
@@ -160,7 +214,8 @@ def test_task_batches_two_channels():
 
 
 @pytest.mark.parametrize("kw, match", [
-    (dict(pack=2), r"\['pack'\] are arithmetic options"),
+    (dict(shift_augment=True), r"\['shift_augment'\] are arithmetic options"),
+    (dict(pack=2), r"2 packed boards of 4 rows need row IDs up to 14 \(2 free rows between boards\).*max_position=8"),
     (dict(max_digits=8), "need position IDs up to 9 in each channel.*max_position=8"),
     (dict(positions="coupled"), "unknown board position scheme"),
     (dict(format="cho"), "unknown board format"),
@@ -170,6 +225,28 @@ def test_task_batches_two_channels():
 def test_task_config_errors(kw, match):
     with pytest.raises(ConfigError, match=match):
         board_task(**kw)
+
+
+def test_packed_boards_lie_in_separate_row_bands():
+    """Packing (as for addition): several boards per training sequence, each in its own band of row IDs, so that
+    the model meets many more far cells in training than one board holds."""
+    task = Task(board_task(positions="coupled2d_next", pack=3, max_position=30))
+    batch = task.train_batch(np.random.default_rng(0), 4)
+    for b, ex in enumerate(batch.examples):
+        ids = batch.position_ids[b, :len(ex)].tolist()
+        bands, current = [], []
+        for role, pair in zip(ex.roles, ids):
+            if role == "bos":
+                current = []
+            elif role == "eos":
+                bands.append({r for r, _ in current})
+            else:
+                current.append(pair)
+        assert len(bands) == 3
+        for i in range(3):
+            for j in range(i + 1, 3):                       # any two boards: at least 3 rows between their cells
+                assert min(abs(r - q) for r in bands[i] for q in bands[j]) >= 3
+    assert int(batch.position_ids.max()) <= 30
 
 
 def test_task_config_round_trips():
@@ -209,7 +286,8 @@ def test_model_errors_name_channel_and_limit():
     with pytest.raises(ConfigError, match="position_channels=2 works with encoding 'learned'"):
         board_model(encoding="rope")
     with pytest.raises(ConfigError, match="position_channels=2 works with"):
-        board_model(relative_bias=True)
+        board_model(arithmetic_heads=1, causal=False)
+    board_model(relative_bias=True)                                   # the 2-D bias: one scalar per offset vector
 
 
 def test_compatibility_errors():

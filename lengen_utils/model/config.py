@@ -24,7 +24,8 @@ class ModelConfig:
     (Shaw et al. vectors added to the keys, Sabbaghi eq. 2.1, distances clipped at
     ``rpe_max_distance``), ``upe`` (Sabbaghi eq. 3.3: one key vector per multiplier digit, RPE among
     the rest), ``rope`` or ``alibi``. ``relative_bias`` adds a learned scalar per head and clipped
-    ID difference (T5 style) on top of any encoding. ``relative_bias_scale`` multiplies those scalars
+    ID difference (T5 style) on top of any encoding; ``relative_bias_uniform`` gives the multiplier's digits
+    one scalar per head and digit instead, at any distance (N x 2). ``relative_bias_scale`` multiplies those scalars
     (stored parameter x scale): under Adam this multiplies their effective learning rate, so a few
     thousand steps can build a bias gap large enough to stay sharp among many distractors.
     ``rpe_scale`` does the same for the RPE/UPE key vectors (``p = rpe_scale x parameter``).
@@ -49,6 +50,7 @@ class ModelConfig:
     relative_bias: bool = False
     relative_bias_max_distance: int = 8
     relative_bias_scale: float = 1.0
+    relative_bias_uniform: bool = False   # multiplier digits (UPE slots 1..upe_slots): one scalar per head and slot
     rpe_scale: float = 1.0             # RPE/UPE vectors = stored parameter x scale (faster learning under Adam)
     dropout: float = 0.0
     norm: str = "layernorm"           # "layernorm", "rmsnorm" or "none" (hand-built weights)
@@ -66,7 +68,7 @@ class ModelConfig:
             check_int(own, name, getattr(self, name))
         for name in ("rpe_max_distance", "relative_bias_max_distance"):
             check_int(own, name, getattr(self, name), minimum=0)
-        for name in ("causal", "relative_bias"):
+        for name in ("causal", "relative_bias", "relative_bias_uniform"):
             check_bool(own, name, getattr(self, name))
         for name in ("relative_bias_scale", "rpe_scale", "rope_base"):
             value = getattr(self, name)
@@ -83,16 +85,20 @@ class ModelConfig:
             raise ConfigError(f"rope needs an even head dimension; d_model/n_heads = {self.d_model // self.n_heads}")
         self._check_arithmetic_heads()
         self._check_position_channels()
+        if self.relative_bias_uniform and not self.relative_bias:
+            raise ConfigError("relative_bias_uniform=True replaces the relative bias of the multiplier's digits; "
+                              "it needs relative_bias=True")
 
     def _check_position_channels(self) -> None:
         """Several ID channels (Cho et al.'s 2-D coupling) are summed from one learned table each, or ignored
-        by NoPE; the pairwise encodings read one ID per token."""
+        by NoPE; the relative bias reads them as a vector; the other pairwise encodings read one ID per token."""
         check_int("ModelConfig", "position_channels", self.position_channels)
         c = self.position_channels
-        if c > 1 and (self.encoding not in ("learned", "none") or self.relative_bias or self.arithmetic_heads):
+        if c > 1 and (self.encoding not in ("learned", "none") or self.arithmetic_heads):
             raise ConfigError(f"position_channels={c} works with encoding 'learned' (one table per channel) or "
-                              f"'none' (NoPE), without relative_bias or arithmetic_heads; got encoding="
-                              f"{self.encoding!r}, relative_bias={self.relative_bias}")
+                              f"'none' (NoPE), optionally with relative_bias (one scalar per vector of clipped "
+                              f"differences), without arithmetic_heads; got encoding={self.encoding!r}, "
+                              f"arithmetic_heads={self.arithmetic_heads}")
 
     def _check_arithmetic_heads(self) -> None:
         """Arithmetic heads (Sabbaghi Section 3.3): 0..n_heads of them, in an encoder whose other heads read

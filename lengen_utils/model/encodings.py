@@ -157,21 +157,47 @@ class RelativeScalarBias(nn.Module):
     """A learned scalar per head and clipped ID difference (Raffel et al.'s T5 bias, without buckets).
 
     Over coupled IDs this is Cho et al.'s later "coupled relative bias" variant. The bias is
-    ``relative_bias_scale * self.bias`` (a larger scale learns the scalars faster under Adam).
+    ``relative_bias_scale * self.bias`` (a larger scale learns the scalars faster under Adam). With
+    several ID channels ``[B, T, C]`` (the 2-D board task) the scalar is looked up by the *vector* of clipped
+    differences, one per channel: a table of ``(2K+1)**C`` numbers per head, so that "one row up, one column
+    left" and "one row up, two or more columns right" are different entries. With ``relative_bias_uniform`` a
+    key that is the r-th digit of the multiplier (its UPE slot) gets a learned scalar of its own per head instead,
+    whatever its distance: the N x 2 product needs both multiplier digits at every answer digit, at a distance
+    that grows with the product.
     """
 
     def __init__(self, cfg: ModelConfig):
         super().__init__()
         self.max_distance = cfg.relative_bias_max_distance
+        self.channels = cfg.position_channels
         self.scale = float(cfg.relative_bias_scale)
-        self.bias = nn.Parameter(torch.zeros(cfg.n_heads, 2 * self.max_distance + 1))
+        self.bias = nn.Parameter(torch.zeros(cfg.n_heads, (2 * self.max_distance + 1) ** self.channels))
+        # relative_bias_uniform: a key that is the r-th multiplier digit gets u[h, r] whatever its distance
+        # (Sabbaghi's uniform idea, eq. 3.3, as a scalar bias); column 0 is never read
+        self.uniform = (nn.Parameter(torch.zeros(cfg.n_heads, cfg.upe_slots + 1)) if cfg.relative_bias_uniform
+                        else None)
+
+    def offsets(self, query_ids: torch.Tensor, key_ids: torch.Tensor) -> torch.Tensor:
+        """``[B, Tq, Tk]`` row of the bias table for each (query, key) pair."""
+        if self.channels == 1:
+            return relative_distance(query_ids, key_ids, self.max_distance)
+        width = 2 * self.max_distance + 1
+        index = None
+        for c in range(self.channels):
+            rel = relative_distance(query_ids[..., c], key_ids[..., c], self.max_distance)
+            index = rel if index is None else index * width + rel
+        return index
 
     def forward(self, q: torch.Tensor, query_ids: torch.Tensor, key_ids: torch.Tensor | None = None,
                 key_slots: torch.Tensor | None = None, query_start: int = 0) -> torch.Tensor:
         key_ids = query_ids if key_ids is None else key_ids
-        rel = relative_distance(query_ids, key_ids, self.max_distance)     # [B, Tq, Tk]
+        rel = self.offsets(query_ids, key_ids)                               # [B, Tq, Tk]
         table = self.bias if self.scale == 1.0 else self.bias * self.scale
-        return table.to(q.dtype)[:, rel].permute(1, 0, 2, 3)               # [B, H, Tq, Tk]
+        bias = table.to(q.dtype)[:, rel].permute(1, 0, 2, 3)               # [B, H, Tq, Tk]
+        if self.uniform is None or key_slots is None:
+            return bias
+        uniform = (self.uniform * self.scale).to(q.dtype)[:, key_slots].permute(1, 0, 2)[:, :, None, :]  # [B, H, 1, Tk]
+        return torch.where((key_slots > 0)[:, None, None, :], uniform, bias)
 
 
 class RotaryPositions(nn.Module):

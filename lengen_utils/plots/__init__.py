@@ -19,14 +19,14 @@ from ..interpret import attention_maps, relative_vectors
 from .curves import (accuracy_by_level, accuracy_vs_length, complexity_histogram, loss_curve, median_band,
                      per_position_loss)
 from .heatmaps import (attention_heatmap, attention_side_by_side, gram_heatmaps, offset_attention_map,
-                       per_digit_heatmap, relative_vector_map)
+                       per_digit_heatmap, relative_bias_2d, relative_vector_map)
 from .positional_maps import norm_profiles, positional_map_grid
 from .style import (MAX_WIDTH, MIN_FONT, PALETTE, ROLE_COLOURS, check_figure, math, series_styles, thin_ticks,
                     use_course_style)
 from .tables import format_table, highlight_table, position_table, token_table
 from .uniform_pairs import vector_pair_table
 
-__all__ = ["use_course_style", "PALETTE", "ROLE_COLOURS", "MIN_FONT", "MAX_WIDTH", "series_styles", "math",
+__all__ = ["relative_bias_2d", "use_course_style", "PALETTE", "ROLE_COLOURS", "MIN_FONT", "MAX_WIDTH", "series_styles", "math",
            "thin_ticks", "check_figure",
            "token_table", "format_table", "position_table", "highlight_table",
            "accuracy_vs_length", "median_band", "loss_curve", "accuracy_by_level", "per_position_loss",

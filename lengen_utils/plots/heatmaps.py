@@ -186,6 +186,43 @@ def gram_heatmaps(matrices: Mapping[str, np.ndarray], *, block: int | None = Non
     return fig
 
 
+def relative_bias_2d(tables: np.ndarray, *, title: str | None = None):
+    """The 2-D relative bias of a board model, ``tables[layer, head, dr, dc]`` (row and column differences
+    -K..K, the border holding every farther one): one image per head and layer on a shared colour scale,
+    the 3 x 3 neighbourhood outlined."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    tables = np.asarray(tables)
+    if tables.ndim != 4 or tables.shape[2] != tables.shape[3] or tables.shape[2] % 2 == 0:
+        raise ValueError(f"relative_bias_2d needs [layers, heads, 2K+1, 2K+1], got shape {tables.shape}")
+    layers, heads, width = tables.shape[:3]
+    k = width // 2
+    vmax = float(np.abs(tables).max()) or 1.0
+    side = min(2.2, (MAX_WIDTH - 1.0) / heads)
+    fig, axes = plt.subplots(layers, heads, figsize=(side * heads + 1.0, side * layers + 0.9), squeeze=False,
+                             layout="constrained")
+    ticks = list(range(width))
+    names = [f"{d:+d}" if abs(d) < k else (f"≤{d:+d}" if d < 0 else f"≥{d:+d}") for d in range(-k, k + 1)]
+    for layer in range(layers):
+        for head in range(heads):
+            ax = axes[layer, head]
+            im = ax.imshow(tables[layer, head], cmap="RdBu_r", vmin=-vmax, vmax=vmax)
+            ax.add_patch(Rectangle((k - 1.5, k - 1.5), 3, 3, fill=False, edgecolor="k", linewidth=1.2))
+            ax.set_xticks(ticks, names, fontsize=MIN_FONT)
+            ax.set_yticks(ticks, names, fontsize=MIN_FONT)
+            ax.set_title(f"layer {layer}, head {head}", fontsize=max(MIN_FONT, FONT - 1))
+            ax.grid(False)
+            if layer == layers - 1:
+                ax.set_xlabel("column difference")
+            if head == 0:
+                ax.set_ylabel("row difference")
+    fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.8, label="bias added to the score")
+    if title:
+        fig.suptitle(math(title), fontweight="bold")
+    return fig
+
+
 def attention_side_by_side(panels: Mapping[str, np.ndarray], labels: Sequence[str], *, rows: Sequence[int] | None = None,
                            clip: float = 0.01, title: str | None = None):
     """Cho Figure 7: attention ``[heads, T, T]`` of several models on the same tokens, one row of panels

@@ -35,6 +35,12 @@ def target_widths(trained_max: int) -> tuple[int, int]:
     return math.ceil(1.3 * trained_max), math.ceil(1.5 * trained_max)
 
 
+def _time_range(seconds: list[float]) -> str:
+    """``"4.6 minutes"`` for one seed, ``"2.3 minutes to 4.6 minutes"`` for several."""
+    low, high = render_md("{t:dur}", t=min(seconds)), render_md("{t:dur}", t=max(seconds))
+    return low if low == high else f"{low} to {high}"
+
+
 def cho_recipe_text(board: dict) -> str:
     """What the paper's recipe at our scale learns, and where it stops (from the leaderboard)."""
     method = board["methods"][CHO]
@@ -45,13 +51,12 @@ def cho_recipe_text(board: dict) -> str:
     return render_md(
         "Training boards have {lo}–{hi} cells per side (width and height drawn apart), tests are square boards, "
         "{n:,} per width. The model: {layers} layers, {heads} heads, `d_model` = {d}, {steps:,} steps of {batch} "
-        "boards, trained in {t0:dur} to {t1:dur} per seed on one CPU core. 2-D coupling learns the trained sizes "
+        "boards, trained in {times} per seed on one CPU core. 2-D coupling learns the trained sizes "
         "(median {m_hi:pct} at width {hi}, worst seed {w_hi:pct}), but beyond them exact match collapses: median "
         "{m1:pct} at width {w1} and {m2:pct} at width {w2}. NoPE, same size and budget, gets {n_lo:pct} of the "
         "smallest boards but {n_hi:pct} at width {hi}, a trained size.",
         lo=e.task.min_digits, hi=hi, n=e.eval_n, layers=e.model.n_layers, heads=e.model.n_heads, d=e.model.d_model,
-        steps=e.train.steps, batch=e.train.batch_size, t0=min(method["train_seconds"]),
-        t1=max(method["train_seconds"]), m_hi=lengths[hi]["median"], w_hi=lengths[hi]["min"],
+        steps=e.train.steps, batch=e.train.batch_size, times=_time_range(method["train_seconds"]), m_hi=lengths[hi]["median"], w_hi=lengths[hi]["min"],
         w1=hi + 1, m1=lengths[hi + 1]["median"], w2=hi + 2, m2=lengths[hi + 2]["median"],
         n_lo=nope[e.task.min_digits]["median"], n_hi=nope[hi]["median"])
 
@@ -102,14 +107,15 @@ def ours_text(board: dict) -> str:
     widest = max(ours["lengths"])
     return render_md(
         "On the paper's sizes ({lo}–{hi} cells per side in training, square test boards up to width {widest}, {n:,} "
-        "per width), {k} seeds, each trained in {t0:dur} to {t1:dur} on one CPU core ({steps:,} steps of {batch} "
+        "per width), {seeds}, each trained in {times} on one CPU core ({steps:,} steps of {batch} "
         "boards, the same network as above): the median exact match is {m_hi:pct} at width {hi}, **{m13:pct}** at "
         "width {w13} and **{m15:pct}** at width {w15} (worst seed {w15min:pct}), and {mw:pct} at width {widest}, "
         "{cells:,} cells against at most {train_cells} in training. Cho et al. report over 98% up to width 12 and "
         "near 90% at 14 (paper, Figure 10) with 4 layers, 8 heads, `d_model` 512 and 100,000 steps of 800 boards. "
         "NoPE with our budget and sizes: median {n_lo:pct} at width {lo} and {n_hi:pct} at width {hi}.",
-        lo=e.task.min_digits, hi=hi, widest=widest, n=e.eval_n, k=len(ours["seeds"]),
-        t0=min(ours["train_seconds"]), t1=max(ours["train_seconds"]), steps=e.train.steps, batch=e.train.batch_size,
+        lo=e.task.min_digits, hi=hi, widest=widest, n=e.eval_n,
+        seeds=f"{len(ours['seeds'])} seed{'s' if len(ours['seeds']) > 1 else ''}",
+        times=_time_range(ours["train_seconds"]), steps=e.train.steps, batch=e.train.batch_size,
         m_hi=ours["lengths"][hi]["median"], w13=w13, m13=ours["lengths"][w13]["median"], w15=w15,
         m15=ours["lengths"][w15]["median"], w15min=ours["lengths"][w15]["min"], mw=ours["lengths"][widest]["median"],
         cells=widest ** 2, train_cells=hi * hi, n_lo=nope["lengths"][e.task.min_digits]["median"],

@@ -177,12 +177,18 @@ class TrainedLengthExplorer:
                                     f"about {_duration(left)} of training left")
             kwargs["on_step"] = on_step
         self.button.disabled = True
+        failure: Exception | None = None
         try:
-            with self.out:
-                fresh = self.retrain_fn(name, **kwargs)
+            with self.out:        # an Output widget swallows exceptions raised inside it: carry them out
+                try:
+                    fresh = self.retrain_fn(name, **kwargs)
+                except Exception as err:
+                    failure = err
         finally:
             self.button.disabled = False
             self.progress.layout.visibility = "hidden"
+        if failure is not None:
+            raise failure
         self.fresh[k] = {int(x): float(y) for x, y in fresh.items()}
         self.clock.value = ""
         self.show(k)

@@ -6,6 +6,7 @@ from lengen_utils.formats import encode
 from lengen_utils.positions import PositionScheme
 from lengen_utils.problems import Problem
 from lengen_utils.zoo import catalog_nb05 as C
+from lengen_utils.zoo.catalog_nb05_mul import MUL_STEPS
 
 
 def configs(name):
@@ -54,3 +55,20 @@ def test_trained_length_entries_reach_their_longest_test(digits):
 def test_new_groups_do_not_join_the_ablation_leaderboard():
     ablation = [n for n, e in zoo.catalog().items() if "nb05" in e.tags]
     assert len(ablation) == len(C.NB05_METHODS) * len(C.NB05_SEEDS)
+
+
+@pytest.mark.parametrize("seed", (0, 1, 2))
+def test_our_n_by_2_entries_differ_from_plain_coupling_only_where_the_log_says(seed):
+    """nb05-mulu: the same N x 2 task and problems per step as plain coupling, plus the three changes of
+    docs/nx2-log.md (uniform multiplier bias, no packing, no absolute table); 1 and 2 layers at equal budget."""
+    plain = zoo.entry(f"nb05-mul-2l-s{seed}")
+    one, two = zoo.entry(f"nb05-mulu-1l-s{seed}"), zoo.entry(f"nb05-mulu-2l-s{seed}")
+    for e in (one, two):
+        assert e.task == plain.task and e.tags == ("nb05-mul",) and e.seed == seed
+        m = e.model
+        assert (m.encoding, m.relative_bias, m.relative_bias_uniform) == ("none", True, True)
+        assert e.train.batch_size * e.task.pack == plain.train.batch_size * plain.task.pack   # problems per step
+        assert e.train.steps == MUL_STEPS and e.model.n_heads == 8
+    assert (one.model.n_layers, two.model.n_layers) == (1, 2)
+    assert one.train == two.train and one.task == two.task
+    assert plain.tags == ("nb05-mul-cho",)

@@ -63,7 +63,7 @@ def _nb05_depth(layers: int, seed: int) -> ZooEntry:
 # reversed and zero-padded to N + 2 digits) and coupled IDs (equal significance, equal ID), the
 # multiplicand of 1..10 digits (balanced sampling), the multiplier uniform in 0..99. Plain coupling
 # (learned table, no bias, no packing), 4 heads, d 64, at one budget for 1 and 2 layers. IDs up to 64:
-# tests up to 60-digit multiplicands fit. Tag nb05-mul.
+# tests up to 60-digit multiplicands fit. Tag nb05-mul-cho (our recipe: catalog_nb05_mul, tag nb05-mul).
 NB05_MUL_LENGTHS = (5, 10, 15, 20, 25, 30, 40)
 NB05_MUL_LAYERS = (1, 2)
 NB05_MUL_STEPS = 2000          # the addition entries' budget (tag nb05-mul)
@@ -77,7 +77,7 @@ def _nb05_mul(layers: int, seed: int, steps: int = NB05_MUL_STEPS) -> ZooEntry:
     return register(replace(plain, name=f"nb05-mul-{layers}l{'-long' if long else ''}-s{seed}", task=task,
                             model=replace(plain.model, n_layers=layers),
                             train=replace(plain.train, steps=steps),
-                            eval_lengths=NB05_MUL_LENGTHS, tags=("nb05-mul-long" if long else "nb05-mul",),
+                            eval_lengths=NB05_MUL_LENGTHS, tags=("nb05-mul-long" if long else "nb05-mul-cho",),
                             description=f"N x 2 multiplication (Cho et al. Section 6.1), plain position coupling, "
                                         f"{layers} layer(s), 4 heads, {steps:,} steps; multiplicand 1-10 digits, "
                                         f"seed {seed} (notebook 05)"))

@@ -108,18 +108,15 @@ def preflight(recipe: ZooEntry, lengths) -> tuple[int, ...]:
     the table's limit) if it can place none of them."""
     task, model = Task(recipe.task), Transformer(recipe.model)
     model(**task.train_batch(np.random.default_rng(0), 1).model_inputs())
-    placed, refusal = [], None
-    for length in lengths:
-        try:
-            batch = task.batch(task.eval_problems(length, 1, EVAL_SEED))
-        except PositionRangeError as err:          # past the position table: skipped, and reported
-            refusal = err
-            continue
-        model(**batch.model_inputs())
-        placed.append(length)
+    longest = task.longest_operand()
+    placed = tuple(n for n in lengths if n <= longest)
     if not placed:
-        raise refusal
-    return tuple(placed)
+        n, limit = min(lengths), task.config.max_position
+        raise PositionRangeError(f"a {n}-digit test problem needs position IDs past max_position={limit}: the "
+                                 f"position table places operands of at most {longest} digits")
+    for length in placed:
+        model(**task.batch(task.eval_problems(length, 1, EVAL_SEED)).model_inputs())
+    return placed
 
 
 def train_and_evaluate(recipe: ZooEntry, lengths=LENGTHS, n_eval: int = EVAL_N, eval_seed: int = EVAL_SEED,

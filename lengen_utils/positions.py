@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .formats import DIGITS, Example
-from .problems import num_digits
+from .formats import DIGITS, Example, FormatError, encode
+from .problems import Problem, num_digits
 
 SCHEMES = ("consecutive", "coupled", "coupled_sink", "abacus")
 COUPLED_SCHEMES = ("coupled", "coupled_sink")   # IDs by significance: problems can be packed in disjoint ID ranges
@@ -88,6 +88,39 @@ class PositionScheme:
         if max(ids) > self.max_position:
             raise PositionRangeError(self._too_long(example, max(ids)))
         return ids
+
+    def ids_needed(self, width: int, op: str = "+", format_name: str = "cho", *, multiplier_digits: int | None = None,
+                   frame_width: int | None = None, pack: int = 1) -> int:
+        """The largest position ID that ``pack`` problems with ``width``-digit operands need, side by side from
+        the evaluation start, each in its own block of IDs (as packed training places them): the smallest
+        ``max_position`` that places them. The widest such problem is all nines; for multiplication the
+        multiplier has ``multiplier_digits`` digits (``None``: ``width``, as at evaluation)."""
+        if op == "*" and multiplier_digits is not None:
+            b_digits = multiplier_digits
+        else:
+            b_digits, multiplier_digits = width, None
+        example = encode(Problem(10**width - 1, 10**b_digits - 1, op), format_name, frame_width=frame_width,
+                         multiplier_digits=multiplier_digits)
+        return self.default_start + pack * (self._extent(example) + 1) - 1
+
+    def longest_operand(self, op: str = "+", format_name: str = "cho", *, multiplier_digits: int | None = None,
+                        frame_width: int | None = None, pack: int = 1) -> int:
+        """The widest operand (digits) whose problems get position IDs within ``max_position`` at the evaluation
+        start (:meth:`ids_needed`); 0 if none does. A width the format cannot write (wider than the frame or
+        the index hints) does not fit. Every scheme gives a ``w``-digit problem an ID of at least ``w``, so
+        the answer is at most ``max_position``; the IDs needed grow with the width, so a bisection finds it."""
+        def fits(width: int) -> bool:
+            try:
+                return self.ids_needed(width, op, format_name, multiplier_digits=multiplier_digits,
+                                       frame_width=frame_width, pack=pack) <= self.max_position
+            except FormatError:
+                return False
+
+        low, high = 0, self.max_position           # fits(low) holds; every width above high fails
+        while low < high:
+            mid = (low + high + 1) // 2
+            low, high = (mid, high) if fits(mid) else (low, mid - 1)
+        return low
 
     def _extent(self, example: Example) -> int:
         return max(_ASSIGNERS[self.name](example, 0))

@@ -190,20 +190,21 @@ class TaskConfig:
         return self.shift_max_width or self.frame_width or self.max_digits
 
     def _check_positions_fit(self, width: int) -> None:
-        """The widest training problem must get position IDs within ``max_position``."""
+        """The widest training problem (``pack`` of them per sequence) must get position IDs within
+        ``max_position``: ``width`` at most the scheme's :meth:`~PositionScheme.longest_operand`."""
+        scheme = PositionScheme(self.positions, max_position=self.max_position)
+        k = self.multiplier_digits if self.multiplier_digits is not None else self.max_digits
+        shape = dict(op=self.op, format_name=self.format, multiplier_digits=k if self.op == "*" else None,
+                     frame_width=self.frame_width, pack=self.pack)
+        if width <= scheme.longest_operand(**shape):
+            return
         limit = f"the IDs stop at max_position={self.max_position}"
         if width > self.max_position:
             raise ConfigError(f"training operands of {width} digits cannot fit position IDs: {limit}")
-        k = self.multiplier_digits if self.multiplier_digits is not None else self.max_digits
-        b = 10**k - 1 if self.op == "*" else 10**width - 1
-        example = encode(P.Problem(10**width - 1, b, self.op), self.format, frame_width=self.frame_width,
-                         multiplier_digits=self.multiplier_digits)
-        scheme = PositionScheme(self.positions, False, max(self.max_position, 10 * len(example)))  # measures only
-        needed = (scheme.span(example) + 1) * self.pack + scheme.default_start - 1
-        if needed > self.max_position:
-            packed = f", {self.pack} packed per sequence" if self.pack > 1 else ""
-            raise ConfigError(f"the longest training problem ({width} digits{packed}) needs position IDs up to "
-                              f"{needed} under {self.positions!r}, but {limit}")
+        needed = scheme.ids_needed(width, **shape)
+        packed = f", {self.pack} packed per sequence" if self.pack > 1 else ""
+        raise ConfigError(f"the longest training problem ({width} digits{packed}) needs position IDs up to "
+                          f"{needed} under {self.positions!r}, but {limit}")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -284,6 +285,15 @@ class Task:
         other.scheme = PositionScheme(self.config.positions, self.config.random_start, self.config.max_position,
                                       eval_start=start)
         return other
+
+    def longest_operand(self) -> int:
+        """The widest test operand (digits) whose problems the position IDs place at the evaluation start;
+        a longer test length raises :class:`PositionRangeError`."""
+        if self.board:
+            raise ConfigError("longest_operand is for arithmetic tasks; a board's size limit is per ID channel")
+        c = self.config
+        return self.scheme.longest_operand(c.op, c.format, multiplier_digits=c.multiplier_digits,
+                                           frame_width=c.frame_width)
 
     # -- problems -------------------------------------------------------------------------------
     def sample_train_problems(self, rng: np.random.Generator, n: int) -> list[P.Problem]:

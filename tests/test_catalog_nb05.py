@@ -2,9 +2,7 @@
 import pytest
 
 from lengen_utils import zoo
-from lengen_utils.formats import encode
-from lengen_utils.positions import PositionScheme
-from lengen_utils.problems import Problem
+from lengen_utils.tasks import Task
 from lengen_utils.zoo import catalog_nb05 as C
 from lengen_utils.zoo.catalog_nb05_mul import MUL_STEPS
 
@@ -31,9 +29,7 @@ def test_mul_entries_are_cho_n_by_2_at_equal_budget(seed):
         assert (t.op, t.format, t.positions, t.multiplier_digits, t.max_digits) == ("*", "cho", "coupled", 2, 10)
         assert t.pack == 1 and not e.model.relative_bias and e.model.encoding == "learned"
         assert max(e.eval_lengths) >= 30
-        # the longest test fits the table at the evaluation start
-        longest = encode(Problem(10 ** max(e.eval_lengths) - 1, 99, "*"), "cho", multiplier_digits=2)
-        PositionScheme("coupled", max_position=t.max_position).assign(longest)
+        assert max(e.eval_lengths) <= Task(t).longest_operand()   # at the evaluation start
     assert (one.model.n_layers, two.model.n_layers) == (1, 2)
     assert one.train == two.train and one.task == two.task   # equal budget, same data
     long1, long2 = zoo.entry(f"nb05-mul-1l-long-s{seed}"), zoo.entry(f"nb05-mul-2l-long-s{seed}")
@@ -47,9 +43,7 @@ def test_trained_length_entries_reach_their_longest_test(digits):
     assert e.task.max_digits == digits and e.task.max_position == C.NB05_TRAINED_MAX_POSITION
     assert e.model.max_positions == e.task.max_position + 1
     assert e.train == both.train and e.task.pack == both.task.pack and e.model.relative_bias
-    longest = encode(Problem(10 ** max(e.eval_lengths) - 1, 10 ** max(e.eval_lengths) - 1), "cho")
-    ids = PositionScheme("coupled", max_position=e.task.max_position).assign(longest)
-    assert max(ids) <= e.task.max_position
+    assert max(e.eval_lengths) <= Task(e.task).longest_operand()
 
 
 def test_new_groups_do_not_join_the_ablation_leaderboard():

@@ -65,7 +65,7 @@ BASELINES: dict[str, Baseline] = {
     "rope": Baseline("RoPE", "RoPE: rotary position encoding (Su et al.)", {}, {"encoding": "rope"}, 3, 4000),
     "alibi": Baseline("ALiBi", "ALiBi: linear attention biases (Press et al.)", {}, {"encoding": "alibi"},
                       3, 4000),
-    # a 40-digit sum in cho_hints is 6 x 41 + 4 = 250 tokens: a table of 256 rows
+    # index hints double the sequence: a table of 256 rows places the longest test (Task.longest_operand)
     "hints": Baseline("index hints", "index hints (Zhou et al.) in Cho's format, random-start APE",
                       {"format": "cho_hints", "random_start": True, "max_position": 255}, {"max_positions": 256},
                       3, 4000),

@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..model import ModelConfig
-from ..tasks import TaskConfig
+from ..positions import PositionScheme
+from ..tasks import Task, TaskConfig
 from ..train import TrainConfig
 from .entry import ZooEntry
 
@@ -95,18 +96,18 @@ def ape_recipe(steps: int = APE_STEPS, batch_size: int = BATCH, seed: int = 0,
     1-10 digits (``docs/flagship-log.md``, "Baselines").
     """
     longest = max(max_length, TRAINED_DIGITS)
-    tokens = 2 * longest + (longest + 1) + 4             # $ a + b = answer $
+    top = PositionScheme("consecutive").ids_needed(longest, "+", "cho")    # the closing $ of a longest sum
     task = TaskConfig(op="+", format="cho", positions="consecutive", sampler="balanced", min_digits=1,
-                      max_digits=TRAINED_DIGITS, random_start=False, max_position=tokens - 1)
+                      max_digits=TRAINED_DIGITS, random_start=False, max_position=top)
     base = coupled_recipe(steps, batch_size, seed)
     # With one layer an answer digit cannot know where '=' is, hence which absolute positions hold its
     # operand digits (1 layer: 0% at 10 digits); 2 layers learn short sums only. lr 3e-3 and weight decay
     # 0.1 were the best of the screened settings (docs/flagship-log.md).
     model = replace(base.model, n_layers=APE_LAYERS, encoding="learned", relative_bias=False,
-                    max_positions=tokens)
+                    max_positions=top + 1)
     train = replace(base.train, batch_size=batch_size, lr=3e-3, weight_decay=0.1)
     return ZooEntry(name="flagship-ape", task=task, model=model, train=train,
-                    eval_lengths=tuple(n for n in LENGTHS if n <= longest),
+                    eval_lengths=tuple(n for n in LENGTHS if n <= Task(task).longest_operand()),
                     eval_n=EVAL_N, tags=("flagship",),
                     description=f"flagship baseline: plain APE decoder (IDs 0, 1, 2, ...), {APE_LAYERS} layers, "
                                 f"1-10 digit sums, tested to {longest} digits")

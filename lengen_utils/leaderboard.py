@@ -13,22 +13,14 @@ no generalizable length to compare (the table says "not mastered" instead).
 """
 from __future__ import annotations
 
-import re
 import statistics
 from pathlib import Path
 
 from .generalization import THRESHOLD, generalizable_length, median_and_range
-from .zoo import catalog, read_manifest
+from .zoo import catalog, read_manifest, split_seed
 from .zoo.manifest import check_record, manifest_path
 
 DEFAULT_TAG = "nb05"
-_SEED = re.compile(r"^(?P<method>.+)-s(?P<seed>\d+)$")
-
-
-def split_seed(name: str) -> tuple[str, int | None]:
-    """``"nb05-plain-s2"`` -> ``("nb05-plain", 2)``; a name without ``-sN`` is its own method (seed None)."""
-    match = _SEED.match(name)
-    return (match["method"], int(match["seed"])) if match else (name, None)
 
 
 def leaderboard(tag: str = DEFAULT_TAG, assets: Path | None = None, threshold: float = THRESHOLD) -> dict:

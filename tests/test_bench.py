@@ -154,10 +154,9 @@ def _fake_assets(tmp_path: Path) -> Path:
 
 
 def test_split_seed():
-    from lengen_utils.leaderboard import split_seed
-    assert split_seed("nb05-plain-s2") == ("nb05-plain", 2)
-    assert split_seed("flagship-coupled") == ("flagship-coupled", None)
-    assert split_seed("nb05-s-s10") == ("nb05-s", 10)
+    assert zoo.split_seed("nb05-plain-s2") == ("nb05-plain", 2)
+    assert zoo.split_seed("flagship-coupled") == ("flagship-coupled", None)
+    assert zoo.split_seed("nb05-s-s10") == ("nb05-s", 10)
 
 
 def test_leaderboard_groups_seeds_and_finds_the_generalizable_length(tmp_path):

@@ -25,7 +25,7 @@ verify), ``commands`` (the command line).
 from .builder import build, check_buildable, load, measure, train_entry, verify
 from .catalog import ENTRIES, catalog, entry, register
 from .commands import main
-from .entry import ZooEntry, ZooError
+from .entry import ZooEntry, ZooError, split_seed
 from .flagship import ape_recipe, coupled_recipe, flagship_recipe
 from .manifest import (ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path, commit, manifest_record,
                        metrics, per_digit, read_manifest, record_in_manifest)
@@ -35,5 +35,5 @@ __all__ = [
     "catalog", "check_buildable", "checkpoint_path", "commit", "coupled_recipe", "entry", "flagship_recipe", "load",
     "main",
     "manifest_record", "measure", "metrics", "per_digit", "read_manifest", "record_in_manifest", "register",
-    "train_entry", "verify",
+    "split_seed", "train_entry", "verify",
 ]

@@ -5,6 +5,7 @@ The training config's seed also seeds the initialisation, so an entry defines on
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import torch
@@ -12,6 +13,16 @@ import torch
 from ..model import ModelConfig, Transformer
 from ..tasks import TaskConfig
 from ..train import TrainConfig
+
+
+_SEED = re.compile(r"^(?P<method>.+)-s(?P<seed>\d+)$")
+
+
+def split_seed(name: str) -> tuple[str, int | None]:
+    """``"nb05-plain-s2"`` -> ``("nb05-plain", 2)``: the seeds of one recipe share the name before ``-sN``.
+    A name without ``-sN`` is its own method (seed None)."""
+    match = _SEED.match(name)
+    return (match["method"], int(match["seed"])) if match else (name, None)
 
 
 class ZooError(KeyError):

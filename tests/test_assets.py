@@ -39,6 +39,7 @@ def test_assets_stay_small():
         f"assets/ holds {total / 2**20:.1f} MB; keep it under {ASSETS_LIMIT_MB} MB"
 
 
+@pytest.mark.slow  # retrains nb02-ape-l5 (about a minute); tests/test_golden.py catches changed numerics in a second
 def test_ci_entry_retrains_to_its_recorded_metrics():
     report = zoo.verify(CI_VERIFY_ENTRY, tolerance=0.05, retrain=True)
     assert report["retrained"], report

@@ -1,7 +1,6 @@
 """Tests for lengen_utils.theory: Sabbaghi et al. Prop. 5.1 (simulated) and Cho et al. Prop. 5.2 (counted)."""
 from __future__ import annotations
 
-import os
 from fractions import Fraction
 
 import numpy as np
@@ -285,8 +284,7 @@ def test_nope_bound_m5_from_cache():
     assert abs(100 * b.em - 100 * PAPER_NOPE_MAX_EM[5]) < 0.01
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("LENGEN_SLOW_TESTS"), reason="recomputes m=5 (~1 min, ~1 GB); set LENGEN_SLOW_TESTS=1")
+@pytest.mark.slow  # recomputes the cached m=5 bound (about a minute, about 1 GB of memory)
 def test_nope_bound_m5_recomputed():
     assert nope_max_exact_match_bound(5, use_cache=False).n_best == 10_033_314
 

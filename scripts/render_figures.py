@@ -1,4 +1,4 @@
-"""Render every figure the notebooks draw into a folder of PNGs, to look at them (issue 12).
+"""Render every figure the notebooks draw into a folder of PNGs, to look at them.
 
     python scripts/render_figures.py [--out /tmp/lengen-figures] [--only nb03] [--no-models]
 

@@ -1,4 +1,4 @@
-"""Bad input gets a clear error (issue 10): one parametrized case per input, by category.
+"""Bad input gets a clear error: one parametrized case per input, by category.
 
 Each case asserts the exception type and, with a regex, that the message names the problem and the
 limit it breaks. Categories: configs (each config alone, then model vs task), checkpoints and resume,

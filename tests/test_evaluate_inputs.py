@@ -1,5 +1,5 @@
 """Bad inputs to evaluation get a clear EvaluationError (a ValueError) before any model call, naming the
-problem and the limit (issue 10, "Operands and lengths")."""
+problem and the limit."""
 from __future__ import annotations
 
 import numpy as np

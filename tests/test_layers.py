@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent / PACKAGE
 LAYERS: dict[str, int] = {
     "constants": 0, "device": 0, "claims": 0,
     "problems": 1, "carries": 1, "complexity_sampling": 1,
-    "boards": 1, "board_format": 2, "positions2d": 2,  # helper E: minesweeper (Cho et al. Section 6.2)
+    "boards": 1, "board_format": 2, "positions2d": 2,  # minesweeper (Cho et al. Section 6.2)
     "formats": 2, "positions": 2,
     "text_filler": 2,
     "tasks": 3,

@@ -1,4 +1,4 @@
-"""The figure standard (issue 12), asserted on every figure function: text >= MIN_FONT, figures no
+"""The figure standard, asserted on every figure function: text >= MIN_FONT, figures no
 wider than the notebook column, one colour per series, legends and landmark labels off the data."""
 import itertools
 
@@ -168,7 +168,7 @@ def test_legend_is_off_the_data(name):
 
 
 def test_landmark_labels_sit_above_the_axes_inside_the_figure():
-    """Issue 12: 'seen D_s' was covered by the legend and 'l = 22' jammed into the corner."""
+    """Regression: 'seen D_s' was covered by the legend and 'l = 22' jammed into the corner."""
     fig = FIGURES["accuracy_vs_length"]()
     fig.canvas.draw()
     ax = fig.axes[0]
@@ -190,7 +190,7 @@ def test_nine_series_get_nine_colours_and_markers():
 
 
 def test_long_rows_wrap_instead_of_shrinking():
-    """Issue 12: the index-hints row made nb01's table so wide that the browser shrank its text to ~7 px."""
+    """Regression: the index-hints row made nb01's table so wide that the browser shrank its text to ~7 px."""
     fig = FIGURES["format_table"]()
     assert fig.get_figwidth() <= plots.MAX_WIDTH
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]

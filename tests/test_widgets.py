@@ -96,7 +96,7 @@ def test_unexpected_exception_in_format_callback_propagates(monkeypatch):
     ({"scheme": "rope"}, ValueError, "coupled (Cho)"),
 ])
 def test_format_explorer_refuses_bad_choices_from_code(kwargs, error, needle):
-    """Issue 10: no silent clamp, no traitlets error: the message names the limit or the choices."""
+    """No silent clamp, no traitlets error: the message names the limit or the choices."""
     with pytest.raises(error, match=needle.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
         W.FormatExplorer(**kwargs)
     ex = W.FormatExplorer(a="12", b="34", fmt="sabbaghi", frame_width=6)
@@ -137,7 +137,7 @@ def test_trained_length_explorer_slider_redraws():
     ex, _ = make_explorer()
     ex.show(2)
     assert "ape-2" in ex.status.value and "First unseen length 3: EM 0.0%" in ex.status.value
-    # each fact is kept on one line: a number never wraps away from its label (issue 12)
+    # each fact is kept on one line: a number never wraps away from its label
     assert "<span style='white-space:nowrap'>longest tested (4): EM 0.0%</span>" in ex.status.value
     assert list(ex.last_curves) == ["trained on <= 2 digits (cached)"]
     assert ex.last_figure is not None and len(ex.last_figure.axes[0].lines) == 1
@@ -161,7 +161,7 @@ def test_retrain_unknown_length_names_the_choices(k):
 
 
 def test_axes_and_legend_stay_put_across_slider_positions():
-    """Issue 12: the legend jumped between slider positions and sat on the curve at some of them."""
+    """The legend once jumped between slider positions and sat on the curve at some of them."""
     ex, _ = make_explorer(reference={"RPE, trained on <= 5": {1: 1.0, 6: 1.0}})
     boxes = []
     for k in (2, 3):

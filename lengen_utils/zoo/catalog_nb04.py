@@ -1,6 +1,6 @@
 """Zoo entries of notebook 04: uniform positions (UPE) for multiplication (Sabbaghi et al. M1-M3).
 
-Recipe (docs/upe-log.md, row u2 of the first session's search): Sabbaghi's eq. 3.2 format -- the
+Recipe (docs/upe-log.md, row u2 of the first search): Sabbaghi's eq. 3.2 format -- the
 multiplier first and unpadded, ``*``, the multiplicand right-aligned in a frame of l = ``NB04_FRAME``
 positions filled with ``pad`` -- read by a pre-LN encoder (d_model 64, 3 layers, 4 heads, d_ff 128)
 with one of three encodings at the same task, size, budget and seed: learned absolute positions over
@@ -113,7 +113,7 @@ for _enc in ("rpe", "upe"):
 # == M3, the zero-shift augmentation (Figure 5c/5d), 1-digit multiplier ==================================
 # Zeros appended to the multiplicand (the answer shifts by as many zeros), up to l-1 digits so that the
 # full frame width stays unseen. APE and RPE as in the paper, 3 seeds; UPE with the shift (3 seeds) is our
-# addition: the first session's closest approach to the 1-digit length target (log row u14).
+# addition: the first search's closest approach to the 1-digit length target (log row u14).
 NB04_SHIFT_ENCODINGS = ("learned", "rpe")
 for _seed in NB04_SEEDS:
     for _enc in NB04_SHIFT_ENCODINGS:
@@ -123,7 +123,7 @@ for _seed in NB04_SEEDS:
                                             "UPE without it")
 
 # == the widget: shorter trained multiplicands (1-digit multiplier, seed 0; 5 digits = nb04-*-m1-s0) =====
-NB04_WIDGET_TRAINED = (3, NB04_TRAINED)   # 4 digits: not built this session (queue time)
+NB04_WIDGET_TRAINED = (3, NB04_TRAINED)   # 4 digits: not built (queue time)
 for _enc in NB04_ENCODINGS:
     for _t in NB04_WIDGET_TRAINED[:-1]:
         _nb04(_enc, 1, 0, trained=_t)

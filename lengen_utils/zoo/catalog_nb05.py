@@ -147,7 +147,7 @@ for _layers in NB05_MUL_LAYERS:
 for _digits in NB05_TRAINED:
     for _seed in NB05_SEEDS:
         _nb05_trained(_digits, _seed)
-# The raised flagship (issue 8) is judged over 5 seeds: two more seeds of the 1-10 digit entry.
+# The raised flagship is judged over 5 seeds: two more seeds of the 1-10 digit entry.
 NB05_FLAGSHIP_SEEDS = NB05_SEEDS + (3, 4)
 for _seed in NB05_FLAGSHIP_SEEDS[len(NB05_SEEDS):]:
     _nb05_trained(10, _seed)

@@ -119,5 +119,6 @@ def test_every_arithmetic_entry_places_its_longest_test():
 
 
 def test_a_board_task_has_no_longest_operand():
+    board = Task(TaskConfig(task="minesweeper", format="minesweeper", positions="coupled2d", max_digits=4))
     with pytest.raises(ConfigError, match="arithmetic tasks"):
-        Task(TaskConfig(task="minesweeper", format="minesweeper", positions="coupled2d", max_digits=4)).longest_operand()
+        board.longest_operand()

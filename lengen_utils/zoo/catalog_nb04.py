@@ -44,7 +44,7 @@ NB04_EVAL_N = 500
 NB04_MULTIPLIERS = (1, 3)           # multiplier digits k
 # The model and budget per multiplier length k. k = 3: the k = 1 model (probe p3-upe) reached 3% EM in
 # distribution, a 4-layer d_ff-512 model (p3b-upe, the recipe below) 8%; a d_model-128 model ran at
-# 3.5 steps/s on the loaded machine (24 min for 5000 steps) and was stopped (docs/upe-log.md, Session 2).
+# 3.5 steps/s on the loaded machine (24 min for 5000 steps) and was stopped (docs/upe-log.md, 2026-11-23).
 NB04_RECIPE = {
     1: dict(d_model=64, n_layers=3, n_heads=4, d_ff=128, steps=3000, lr=3e-3),
     3: dict(d_model=64, n_layers=4, n_heads=4, d_ff=512, steps=4000, lr=3e-3),
@@ -103,7 +103,7 @@ for _seed in NB04_SEEDS:
         _nb04(_enc, 1, _seed)
 
 # == M1/M2, 3-digit multiplier (Figure 5a/5b): RPE and UPE, seed 0 only ===================================
-# NOT mastered at this budget: the first probes (docs/upe-log.md, Session 2: p3-upe, p3-rpe, p3b-upe) reach
+# NOT mastered at this budget: the first probes (docs/upe-log.md, 2026-11-23: p3-upe, p3-rpe, p3b-upe) reach
 # 3-8% EM in distribution after 3000-4000 steps (410 s); only the units digit and the top digit are learned.
 # The entries stay so that the notebook can show this live; Sabbaghi use 9 layers, d 768, 500k samples.
 NB04_M3_SEEDS = (0,)

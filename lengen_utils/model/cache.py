@@ -36,14 +36,15 @@ class KVCache:
     def append_inputs(self, position_ids: torch.Tensor, key_padding: torch.Tensor | None,
                       uniform_slots: torch.Tensor | None) -> None:
         """Record the IDs (and padding, slots) of the ``T`` positions this pass adds."""
-        B, T = position_ids.shape[:2]          # [B, T] or, with several ID channels, [B, T, C]
+        B, T = position_ids.shape[:2]          # [B or 1, T] or, with several ID channels, [B or 1, T, C]
         end = self.length + T
         if end > self.capacity:
             raise ValueError(f"the KV cache holds {self.capacity} positions; this pass would need {end}")
-        if self._ids is None:
+        if self._ids is None:                  # IDs and slots may be one row shared by the batch
             self._ids = position_ids.new_zeros(B, self.capacity, *position_ids.shape[2:])
-            self._keep = None if key_padding is None else key_padding.new_ones(B, self.capacity)
-            self._slots = None if uniform_slots is None else uniform_slots.new_zeros(B, self.capacity)
+            self._keep = None if key_padding is None else key_padding.new_ones(key_padding.shape[0], self.capacity)
+            self._slots = (None if uniform_slots is None
+                           else uniform_slots.new_zeros(uniform_slots.shape[0], self.capacity))
         if (key_padding is None) != (self._keep is None) or (uniform_slots is None) != (self._slots is None):
             raise ValueError("pass key_padding and uniform_slots on every step or on none")
         self._ids[:, self.length:end] = position_ids

@@ -4,7 +4,8 @@ The position IDs of the answer do not depend on its digits (they follow the answ
 whole ID sequence is known before decoding starts. Decoding walks the positions left to right: at a
 supervised position the model's argmax is recorded and, if the next position is part of the
 sequence, fed back as the next token; elsewhere the true token is fed. With the cache the prompt up
-to the first supervised position is read in one pass and every later position costs one
+to the first supervised position is read in one pass (in blocks of ``block`` queries when it is longer,
+:func:`~lengen_utils.model.blocked.blocked_forward`) and every later position costs one
 single-token pass; without it every step re-reads the whole sequence (the reference, quadratic in
 the answer length). Both give the same tokens.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import torch
 
+from .blocked import QUERY_BLOCK, blocked_forward
 from .cache import KVCache
 from .transformer import Transformer
 
@@ -19,13 +21,16 @@ from .transformer import Transformer
 @torch.no_grad()
 def greedy_decode(model: Transformer, tokens: torch.Tensor, position_ids: torch.Tensor,
                   supervised: torch.Tensor, key_padding: torch.Tensor | None = None,
-                  uniform_slots: torch.Tensor | None = None, use_cache: bool = True) -> torch.Tensor:
+                  uniform_slots: torch.Tensor | None = None, use_cache: bool = True,
+                  block: int = QUERY_BLOCK) -> torch.Tensor:
     """Greedy predictions ``[B, T]``: the argmax at each supervised position (where the model has read
     its own earlier outputs), ``-1`` elsewhere.
 
     ``tokens`` is the true sequence (its answer tokens are only read where they are not predicted),
     ``supervised`` a boolean ``[B, T]`` (True where an output is read: from ``=`` to the last answer
-    token); batches are right-padded. An encoder has nothing to decode: one pass, argmax everywhere.
+    token); batches are right-padded. ``position_ids`` and ``uniform_slots`` may be one row shared by the
+    batch. A prompt longer than ``block`` positions is read ``block`` queries at a time (the cached path).
+    An encoder has nothing to decode: one pass, argmax everywhere.
     Call it inside the autocast context you want (e.g. :func:`lengen_utils.device.autocast`).
     """
     model.eval()
@@ -43,8 +48,9 @@ def greedy_decode(model: Transformer, tokens: torch.Tensor, position_ids: torch.
 
     cut = lambda t, a, b: None if t is None else t[:, a:b]  # noqa: E731
     cache = KVCache(capacity=last + 1)
-    logits = model(tokens[:, :first + 1], position_ids[:, :first + 1], cut(key_padding, 0, first + 1),
-                   cut(uniform_slots, 0, first + 1), cache=cache)[:, -1]
+    prompt = (tokens[:, :first + 1], position_ids[:, :first + 1], cut(key_padding, 0, first + 1),
+              cut(uniform_slots, 0, first + 1))
+    logits = blocked_forward(model, *prompt, block=block, cache=cache)[:, -1]   # one pass if it fits a block
     for p in range(first, last + 1):
         pred = logits.argmax(-1)
         sup = supervised[:, p]

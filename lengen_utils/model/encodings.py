@@ -13,7 +13,9 @@ coupled or randomly started IDs. Distances are ``id_key - id_query``.
 A bias module is called as ``module(q, query_ids, key_ids, key_slots, query_start)`` and returns a
 ``[B, H, Tq, Tk]`` score bias: the queries are the ``Tq`` newest positions and the keys all ``Tk``
 positions so far (``Tq = Tk``, ``query_start = 0`` without a KV cache; one query per step while
-decoding with one). ``query_start`` is the index of the first query among the keys.
+decoding with one, or a block of queries, :mod:`~lengen_utils.model.blocked`). ``query_start`` is the
+index of the first query among the keys. IDs and slots may have one row shared by the batch; a bias that
+does not read ``q`` (ALiBi, the relative scalar bias) is then ``[1, H, Tq, Tk]`` and broadcasts.
 """
 from __future__ import annotations
 
@@ -99,7 +101,7 @@ class RelativeKeys(nn.Module):
         key_ids = query_ids if key_ids is None else key_ids
         scores = torch.matmul(q, self.table.t().to(q.dtype))            # [B, H, Tq, 2K+1]
         rel = relative_distance(query_ids, key_ids, self.max_distance)   # [B, Tq, Tk]
-        rel = rel[:, None].expand(-1, q.shape[1], -1, -1)
+        rel = rel[:, None].expand(q.shape[0], q.shape[1], -1, -1)   # a view, also of IDs shared by the batch
         return torch.gather(scores, -1, rel) / math.sqrt(q.shape[-1])
 
 
@@ -130,7 +132,7 @@ class UniformKeys(RelativeKeys):
                              f"{self.slots} uniform vectors (upe_slots)")
         Tq, Tk = q.shape[2], key_slots.shape[1]
         per_slot = torch.matmul(q, self.uniform_table.t().to(q.dtype)) / math.sqrt(q.shape[-1])  # [B, H, Tq, S+1]
-        slot = key_slots[:, None, None, :].expand(-1, q.shape[1], Tq, -1)
+        slot = key_slots[:, None, None, :].expand(q.shape[0], q.shape[1], Tq, -1)
         uniform_bias = torch.gather(per_slot, -1, slot)
         query_index = torch.arange(query_start, query_start + Tq, device=q.device)
         itself = query_index[:, None] == torch.arange(Tk, device=q.device)[None, :]         # j == i

@@ -110,12 +110,15 @@ class Transformer(nn.Module):
         """Logits ``[B, T, vocab]`` for every position; with ``return_attention`` also a list of
         ``[B, H, T, Tk]`` weights. With ``cache`` (decoder only) the inputs are the next ``T``
         positions after those already in the cache, and the logits are theirs. ``number_ids`` (frame IDs of
-        the encoder format, 0 for text) feed the arithmetic heads, if any (Sabbaghi Section 3.3)."""
+        the encoder format, 0 for text) feed the arithmetic heads, if any (Sabbaghi Section 3.3).
+        ``position_ids`` and ``uniform_slots`` may have a single row that every sequence shares (evaluation
+        at a fixed start): the attention biases are then built once for the batch, not once per row."""
         channels = self.cfg.position_channels
-        expected = tokens.shape if channels == 1 else (*tokens.shape, channels)
-        if tuple(position_ids.shape) != tuple(expected):
-            raise ValueError(f"position_ids {tuple(position_ids.shape)} should have shape {tuple(expected)} for tokens "
-                             f"{tuple(tokens.shape)} and position_channels={channels}")
+        expected = tuple(tokens.shape) if channels == 1 else (*tokens.shape, channels)
+        shape = tuple(position_ids.shape)
+        if shape != expected and shape != (1, *expected[1:]):
+            raise ValueError(f"position_ids {shape} should have shape {expected} (or {(1, *expected[1:])}, one row "
+                             f"shared by the batch) for tokens {tuple(tokens.shape)} and position_channels={channels}")
         if cache is not None:
             if not self.cfg.causal:
                 raise ValueError("a KV cache is for a causal decoder; an encoder reads its whole input at once")

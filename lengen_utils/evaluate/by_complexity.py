@@ -18,7 +18,7 @@ from ..constants import EVAL_SEED
 from ..model import Transformer
 from ..problems import Problem
 from ..tasks import Task
-from .lengths import EvaluationError, check_positive_int, check_problems, predictions, score
+from .lengths import EvaluationError, check_positive_int, check_problems, eval_batches, predictions, score
 
 __all__ = [
     "exact_match_per_problem", "GroupResult", "exact_match_by_complexity", "evaluate_test_sets",
@@ -33,8 +33,7 @@ def exact_match_per_problem(model: Transformer, task: Task, problems: Sequence[P
     problems = check_problems(problems, "exact_match_per_problem")
     batch_size = check_positive_int(batch_size, "batch_size")
     out = []
-    for start in range(0, len(problems), batch_size):
-        batch = task.batch(problems[start:start + batch_size]).to(model.device)
+    for batch in eval_batches(model, task, problems, batch_size):
         out.append(score(batch, predictions(model, batch, greedy))[0])
     return np.concatenate(out).astype(bool)
 

@@ -8,14 +8,21 @@
   (if every teacher-forced step is right, greedy reproduces the answer, and conversely); for an
   encoder they are the same computation.
 
+Long inputs (:mod:`lengen_utils.model.blocked`): a decoder reads a sequence longer than ``QUERY_BLOCK``
+positions in blocks of queries through a KV cache (teacher forcing and greedy decoding's prompt alike), so
+no ``[B, H, T, T]`` tensor is built; position IDs that every problem of a batch shares are passed once
+(the biases broadcast); and ``batch_size`` is an upper bound, cut for long sequences so that a batch's
+estimated activations fit in ``EVAL_MEMORY_BYTES`` (:func:`~lengen_utils.model.blocked.rows_within_budget`).
+None of these changes a result beyond float rounding.
+
 Arguments are checked before any model call: a length, a test-set size or a batch size that is not a
 positive integer, and an empty list of problems, raise :class:`EvaluationError` (a ``ValueError``).
 """
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 import torch
@@ -25,6 +32,7 @@ from ..constants import EVAL_SEED, IGNORE_INDEX
 from ..device import autocast
 from ..formats import FormatError, decode_answer, ids_to_tokens
 from ..model import Transformer, greedy_decode
+from ..model.blocked import QUERY_BLOCK, blocked_forward, rows_within_budget, shared_rows
 from ..boards import Board
 from ..problems import Problem
 from ..tasks import Batch, Task
@@ -32,6 +40,7 @@ from ..tasks import Batch, Task
 __all__ = [
     "EvaluationError", "LengthResult", "teacher_forced_predictions", "greedy_predictions", "score",
     "predictions", "evaluate_length", "evaluate_problems", "evaluate_lengths", "exact_match_table", "predict",
+    "eval_batches", "with_shared_positions",
 ]
 
 
@@ -74,12 +83,46 @@ class LengthResult:
     per_digit: dict[int, float] = field(default_factory=dict)   # significance -> accuracy
 
 
+def with_shared_positions(batch: Batch) -> Batch:
+    """``batch`` with its position IDs (and UPE slots) as one row when every problem has the same ones
+    (:func:`~lengen_utils.model.blocked.shared_rows`; only checked on the CPU, where batches are built)."""
+    ids, slots = shared_rows(batch.position_ids), shared_rows(batch.uniform_slots)
+    if ids is batch.position_ids and slots is batch.uniform_slots:
+        return batch
+    return replace(batch, position_ids=ids, uniform_slots=slots)
+
+
+def _rows(batch: Batch, a: int, b: int) -> Batch:
+    """Rows ``a:b`` of a batch as built by :meth:`~lengen_utils.tasks.Task.batch` (one row per problem)."""
+    pick = lambda t: None if t is None else t[a:b]  # noqa: E731
+    return Batch(batch.tokens[a:b], batch.targets[a:b], batch.position_ids[a:b], batch.key_padding[a:b],
+                 pick(batch.uniform_slots), batch.examples[a:b], number_ids=pick(batch.number_ids))
+
+
+def eval_batches(model: Transformer, task: Task, problems: Sequence[Problem], batch_size: int) -> Iterator[Batch]:
+    """``problems`` encoded in batches of at most ``batch_size`` on the model's device; a batch of long
+    sequences is cut to :func:`~lengen_utils.model.blocked.rows_within_budget` rows, and its position IDs
+    are shared when every row has the same (:func:`with_shared_positions`)."""
+    for start in range(0, len(problems), batch_size):
+        batch = task.batch(list(problems[start:start + batch_size]))
+        rows = rows_within_budget(model.cfg, batch.tokens.shape[1], len(batch.examples))
+        for a in range(0, len(batch.examples), rows):
+            part = batch if rows >= len(batch.examples) else _rows(batch, a, a + rows)
+            yield with_shared_positions(part).to(model.device)
+
+
 @torch.no_grad()
 def teacher_forced_predictions(model: Transformer, batch: Batch) -> torch.Tensor:
-    """Argmax token at every position of the true sequence, ``[B, T]``."""
+    """Argmax token at every position of the true sequence, ``[B, T]``; a decoder reads a sequence longer
+    than ``QUERY_BLOCK`` positions in blocks of queries (:func:`~lengen_utils.model.blocked.blocked_forward`)."""
     model.eval()
+    batch = with_shared_positions(batch)
     with autocast(model.device):
-        logits = model(**batch.model_inputs())
+        if model.cfg.causal and batch.number_ids is None and batch.tokens.shape[1] > QUERY_BLOCK:
+            logits = blocked_forward(model, batch.tokens, batch.position_ids, batch.key_padding,
+                                     batch.uniform_slots, block=QUERY_BLOCK)
+        else:
+            logits = model(**batch.model_inputs())
     return logits.argmax(-1)
 
 
@@ -94,9 +137,10 @@ def greedy_predictions(model: Transformer, batch: Batch) -> torch.Tensor:
     if not model.cfg.causal:
         return teacher_forced_predictions(model, batch)
     model.eval()
+    batch = with_shared_positions(batch)
     with autocast(model.device):
         return greedy_decode(model, batch.tokens, batch.position_ids, batch.targets != IGNORE_INDEX,
-                             batch.key_padding, batch.uniform_slots)
+                             batch.key_padding, batch.uniform_slots, block=QUERY_BLOCK)
 
 
 def predictions(model: Transformer, batch: Batch, greedy: bool = False) -> torch.Tensor:
@@ -121,7 +165,9 @@ def score(batch: Batch, preds: torch.Tensor) -> tuple[np.ndarray, dict[int, tupl
 
 def evaluate_length(model: Transformer, task: Task, length: int, n: int = 1000, seed: int = EVAL_SEED,
                     batch_size: int = 500, greedy: bool = False) -> LengthResult:
-    """EM and per-digit accuracy on ``n`` fixed problems whose operands have ``length`` digits."""
+    """EM and per-digit accuracy on ``n`` fixed problems whose operands have ``length`` digits.
+
+    ``batch_size`` is an upper bound: long sequences run in smaller batches (:func:`eval_batches`)."""
     length = check_positive_int(length, "length (operand digits)")
     n = check_positive_int(n, "n (problems per length)")
     batch_size = check_positive_int(batch_size, "batch_size")
@@ -137,8 +183,7 @@ def evaluate_problems(model: Transformer, task: Task, problems: Iterable[Problem
     check_compatible(model.cfg, task.config)
     n = len(problems)
     ems, counts = [], defaultdict(lambda: [0, 0])
-    for start in range(0, n, batch_size):
-        batch = task.batch(problems[start:start + batch_size]).to(model.device)
+    for batch in eval_batches(model, task, problems, batch_size):
         em, per = score(batch, predictions(model, batch, greedy))
         ems.append(em)
         for s, (c, t) in per.items():
@@ -182,8 +227,7 @@ def predict(model: Transformer, task: Task, problems: Sequence[Problem], batch_s
     batch_size = check_positive_int(batch_size, "batch_size")
     check_compatible(model.cfg, task.config)
     answers: list[int | None] = []
-    for start in range(0, len(problems), batch_size):
-        batch = task.batch(problems[start:start + batch_size]).to(model.device)
+    for batch in eval_batches(model, task, problems, batch_size):
         preds = greedy_predictions(model, batch).cpu()
         for b, ex in enumerate(batch.examples):
             predicted = [None] * len(ex)

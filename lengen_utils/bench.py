@@ -1,7 +1,8 @@
 """Benchmarks: ``python -m lengen_utils.bench flagship`` (and ``... bench throughput``, which runs
-:mod:`lengen_utils.throughput` with the arguments that follow, and ``... bench leaderboard [--tag nb05]
-[--json]``, which prints the median and range over seeds per method and length of built zoo entries, and
-their generalizable length: :mod:`lengen_utils.leaderboard`).
+:mod:`lengen_utils.throughput` with the arguments that follow; ``... bench long-eval``, the seconds and
+peak memory of evaluating 100-1000 digit additions, :mod:`lengen_utils.long_eval`, likewise; and
+``... bench leaderboard [--tag nb05] [--json]``, which prints the median and range over seeds per method
+and length of built zoo entries, and their generalizable length: :mod:`lengen_utils.leaderboard`).
 
 The flagship benchmark trains the zoo's two flagship recipes (:mod:`lengen_utils.zoo.flagship`) on the
 CPU, on additions with 1-10 digit operands in Cho et al.'s format ``$653+049=2070$``, with the same
@@ -48,6 +49,7 @@ from .device import set_cpu_threads
 from .evaluate import evaluate_lengths, exact_match_table
 from .generalization import THRESHOLD
 from .leaderboard import DEFAULT_TAG, format_leaderboard, leaderboard
+from .long_eval import main as long_eval_main
 from .model import Transformer
 from .positions import PositionRangeError
 from .tasks import Task
@@ -272,6 +274,9 @@ def build_parser() -> OneLineParser:
     sub.add_parser("throughput", add_help=False,
                    help="training and decoding throughput (same as python -m lengen_utils.throughput; "
                         "its arguments follow)")
+    sub.add_parser("long-eval", add_help=False,
+                   help="seconds and peak memory of evaluating 100-1000 digit additions (python -m "
+                        "lengen_utils.long_eval; its arguments follow)")
     return parser
 
 
@@ -280,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     argv_used = sys.argv[1:] if argv is None else list(argv)
     if argv_used[:1] == ["throughput"]:
         return throughput_main(argv_used[1:])
+    if argv_used[:1] == ["long-eval"]:
+        return long_eval_main(argv_used[1:])
     args = build_parser().parse_args(argv_used)
     if args.benchmark == "leaderboard":
         try:

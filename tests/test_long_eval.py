@@ -4,6 +4,7 @@ give the same results as per-row ones, and no [B, T, T]-sized tensor is built at
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import replace
 
 import pytest
@@ -11,9 +12,11 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 import lengen_utils.evaluate.lengths as lengths_module
+from lengen_utils.bench import main as bench_main
 from lengen_utils.constants import IGNORE_INDEX
 from lengen_utils.evaluate import evaluate_length, teacher_forced_predictions
 from lengen_utils.formats import TOKEN_ID
+from lengen_utils.long_eval import main as long_eval_main
 from lengen_utils.model import ENCODINGS, ModelConfig, Transformer, greedy_decode
 from lengen_utils.model.blocked import QUERY_BLOCK, blocked_forward, row_bytes, rows_within_budget, shared_rows
 from lengen_utils.problems import Problem
@@ -211,3 +214,12 @@ def test_a_2000_token_evaluation_builds_no_quadratic_tensor():
     with LargestTensor() as seen_full, torch.no_grad():
         m(batch.tokens[:, :600], batch.position_ids[:, :600])
     assert seen_full.largest >= B * 600 * 600                      # the detector catches a quadratic tensor
+
+
+def test_long_eval_benchmark_runs_and_refuses_lengths_past_its_ids(capsys):
+    assert bench_main(["long-eval", "--lengths", "12,5", "--n", "3", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [r["length"] for r in result["rows"]] == [5, 12] and result["config"]["n"] == 3
+    assert all(r["seconds"] >= 0 and r["peak_rss_mb"] > 0 and r["batch"] == 3 for r in result["rows"])
+    assert long_eval_main(["--lengths", "5000"]) == 2
+    assert "past --max-position 3100" in capsys.readouterr().err

@@ -14,6 +14,10 @@ prediction). :class:`~lengen_utils.model.Transformer` checks the right-padding c
 With a :class:`~lengen_utils.model.cache.KVCache` the queries are the newest positions only and the
 keys come from the cache (incremental greedy decoding). ``return_weights=True`` recomputes the
 softmax explicitly, with every mask applied, for plots of attention patterns.
+
+``length_scale`` (scalable softmax) multiplies the queries and the bias of query ``i`` by ``s_h log(n_i)``,
+``n_i`` the number of keys it sees (``i + 1`` in a decoder, the real keys in an encoder), so the fused
+kernels still run.
 """
 from __future__ import annotations
 
@@ -52,6 +56,9 @@ class SelfAttention(nn.Module):
         self.biases = attention_biases(cfg)
         self.rotary = RotaryPositions(cfg) if cfg.encoding == "rope" else None
         self.arithmetic = ArithmeticKeys(cfg) if cfg.arithmetic_heads else None   # Sabbaghi 3.3
+        # s_h of the scalable softmax; 1 / log(64): a factor of about 1 at the contexts of short training sequences
+        self.length_scale = (nn.Parameter(torch.full((cfg.n_heads,), 1.0 / math.log(64.0)))
+                             if cfg.length_scale else None)
 
     def forward(self, x: torch.Tensor, position_ids: torch.Tensor, key_padding: torch.Tensor | None = None,
                 uniform_slots: torch.Tensor | None = None, return_weights: bool = False,
@@ -83,6 +90,10 @@ class SelfAttention(nn.Module):
         if self.arithmetic is not None:   # encoder only (ModelConfig): no cache, queries = keys
             term = self.arithmetic(q, number_ids)
             bias = term if bias is None else bias + term
+        if self.length_scale is not None:
+            factor = self._length_factor(T, Tk, query_start, key_keep, x.device)
+            q = q * factor[..., None].to(q.dtype)
+            bias = None if bias is None else bias * factor[..., None].to(bias.dtype)
 
         if return_weights:
             masked = forbidden_pairs(T, Tk, query_start, self.cfg.causal, key_keep, x.device)
@@ -98,6 +109,17 @@ class SelfAttention(nn.Module):
             y = self._fused(q, k, v, bias, key_keep, query_start)
         y = self.out(y.transpose(1, 2).reshape(B, T, H * Dh))
         return y, weights
+
+    def _length_factor(self, Tq: int, Tk: int, query_start: int, key_keep: torch.Tensor | None,
+                       device: torch.device) -> torch.Tensor:
+        """``s_h log(n)`` per head and query, ``[1 or B, H, Tq]``: ``n`` = keys the query sees."""
+        if self.cfg.causal:
+            n = torch.arange(query_start + 1, query_start + Tq + 1, device=device, dtype=torch.float32)[None]
+        elif key_keep is not None:
+            n = key_keep.sum(-1, keepdim=True).float().expand(-1, Tq)
+        else:
+            n = torch.full((1, Tq), float(Tk), device=device)
+        return self.length_scale[None, :, None] * torch.log(n)[:, None, :]
 
     def _fused(self, q, k, v, bias, key_keep, query_start):
         """SDPA with the least mask that gives the same result on every real position."""

@@ -29,6 +29,10 @@ class ModelConfig:
     (stored parameter x scale): under Adam this multiplies their effective learning rate, so a few
     thousand steps can build a bias gap large enough to stay sharp among many distractors.
     ``rpe_scale`` does the same for the RPE/UPE key vectors (``p = rpe_scale x parameter``).
+    ``length_scale=True`` (scalable softmax, Nakanishi 2025) multiplies every head's attention logits, bias
+    included, by ``s_h * log(n)``, where ``n`` is the number of keys the query sees and ``s_h`` a learned
+    scalar per head: the margin of the right keys then grows with the log of the context, as it must to stay
+    sharp among ``n`` distractors.
     ``arithmetic_heads=h`` (encoder only): the first h heads of every layer add relative key vectors among
     the number tokens only, indexed by frame IDs (Sabbaghi Section 3.3, :mod:`.arithmetic_heads`).
 
@@ -58,6 +62,7 @@ class ModelConfig:
     rope_base: float = 10000.0
     arithmetic_heads: int = 0         # Sabbaghi 3.3: first h heads: RPE among number tokens (arithmetic_heads.py)
     position_channels: int = 1        # 2: (row, column) IDs [B, T, 2], one learned table each (Cho et al. 6.2)
+    length_scale: bool = False        # scalable softmax: logits x s_h log(n), n = keys the query sees
 
     def __post_init__(self) -> None:
         own = "ModelConfig"
@@ -68,7 +73,7 @@ class ModelConfig:
             check_int(own, name, getattr(self, name))
         for name in ("rpe_max_distance", "relative_bias_max_distance"):
             check_int(own, name, getattr(self, name), minimum=0)
-        for name in ("causal", "relative_bias", "relative_bias_uniform"):
+        for name in ("causal", "relative_bias", "relative_bias_uniform", "length_scale"):
             check_bool(own, name, getattr(self, name))
         for name in ("relative_bias_scale", "rpe_scale", "rope_base"):
             value = getattr(self, name)

@@ -29,6 +29,8 @@ class ModelConfig:
     (stored parameter x scale): under Adam this multiplies their effective learning rate, so a few
     thousand steps can build a bias gap large enough to stay sharp among many distractors.
     ``rpe_scale`` does the same for the RPE/UPE key vectors (``p = rpe_scale x parameter``).
+    ``attention_window=w > 0`` lets a query see only keys whose ID is within ``w`` of its own, except the
+    multiplier's digits (UPE slots), seen from anywhere (:class:`~.encodings.AttentionWindow`).
     ``length_scale=True`` (scalable softmax, Nakanishi 2025) multiplies every head's attention logits, bias
     included, by ``s_h * log(n)``, where ``n`` is the number of keys the query sees and ``s_h`` a learned
     scalar per head: the margin of the right keys then grows with the log of the context, as it must to stay
@@ -62,6 +64,7 @@ class ModelConfig:
     rope_base: float = 10000.0
     arithmetic_heads: int = 0         # Sabbaghi 3.3: first h heads: RPE among number tokens (arithmetic_heads.py)
     position_channels: int = 1        # 2: (row, column) IDs [B, T, 2], one learned table each (Cho et al. 6.2)
+    attention_window: int = 0          # > 0: keys within this ID distance only (the multiplier's digits: any)
     length_scale: bool = False        # scalable softmax: logits x s_h log(n), n = keys the query sees
 
     def __post_init__(self) -> None:
@@ -71,7 +74,7 @@ class ModelConfig:
         check_choice(own, "activation", self.activation, ACTIVATIONS)
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff", "max_positions", "upe_slots"):
             check_int(own, name, getattr(self, name))
-        for name in ("rpe_max_distance", "relative_bias_max_distance"):
+        for name in ("rpe_max_distance", "relative_bias_max_distance", "attention_window"):
             check_int(own, name, getattr(self, name), minimum=0)
         for name in ("causal", "relative_bias", "relative_bias_uniform", "length_scale"):
             check_bool(own, name, getattr(self, name))
@@ -90,6 +93,9 @@ class ModelConfig:
             raise ConfigError(f"rope needs an even head dimension; d_model/n_heads = {self.d_model // self.n_heads}")
         self._check_arithmetic_heads()
         self._check_position_channels()
+        if self.attention_window and self.position_channels > 1:
+            raise ConfigError(f"attention_window={self.attention_window} measures one ID channel; this model has "
+                              f"position_channels={self.position_channels}")
         if self.relative_bias_uniform and not self.relative_bias:
             raise ConfigError("relative_bias_uniform=True replaces the relative bias of the multiplier's digits; "
                               "it needs relative_bias=True")

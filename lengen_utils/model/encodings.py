@@ -202,6 +202,28 @@ class RelativeScalarBias(nn.Module):
         return torch.where((key_slots > 0)[:, None, None, :], uniform, bias)
 
 
+class AttentionWindow(nn.Module):
+    """A local window: a query sees only keys whose ID is within ``attention_window`` of its own, except the
+    multiplier's digits (a UPE slot > 0), which it sees from anywhere. ``-inf`` outside, 0 inside.
+
+    With Sabbaghi's UPE this splits the work cleanly: the uniform vectors reach the multiplier at any distance,
+    and the relative part only ever compares a digit with its few neighbours, the same neighbourhood at every
+    length, so digits at distances that training only filled with ``pad`` cannot capture the attention.
+    """
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.width = cfg.attention_window
+
+    def forward(self, q: torch.Tensor, query_ids: torch.Tensor, key_ids: torch.Tensor | None = None,
+                key_slots: torch.Tensor | None = None, query_start: int = 0) -> torch.Tensor:
+        key_ids = query_ids if key_ids is None else key_ids
+        far = (key_ids[:, None, :] - query_ids[:, :, None]).abs() > self.width          # [B, Tq, Tk]
+        if key_slots is not None:
+            far = far & (key_slots[:, None, :] == 0)
+        return torch.zeros(far.shape, dtype=q.dtype, device=q.device).masked_fill(far, float("-inf"))[:, None]
+
+
 class RotaryPositions(nn.Module):
     """Su et al.'s RoPE: rotate query and key pairs by angles proportional to the position ID."""
 
@@ -235,4 +257,6 @@ def attention_biases(cfg: ModelConfig) -> nn.ModuleList:
         mods.append(ALiBi(cfg))
     if cfg.relative_bias:
         mods.append(RelativeScalarBias(cfg))
+    if cfg.attention_window:
+        mods.append(AttentionWindow(cfg))
     return nn.ModuleList(mods)

@@ -11,12 +11,25 @@ from ..model import ModelConfig
 from ..tasks import TaskConfig
 from ..train import TrainConfig
 from .entry import ZooEntry
-from .flagship import ape_recipe, flagship_recipe
+from dataclasses import replace
+
+from .flagship import ape_recipe, flagship_recipe, reach_recipe
 from .registry import ENTRIES, catalog, entry, register
 
 # == flagship: Cho et al. Section 4 at CPU scale (python -m lengen_utils.bench flagship) ==============
 register(flagship_recipe())
 register(ape_recipe())
+
+# == the flagship without its table: 1000-digit sums (python -m lengen_utils.bench leaderboard --tag flagship-seeds)
+FLAGSHIP_SEEDS = (0, 1, 2, 3, 4)
+for _seed in FLAGSHIP_SEEDS:
+    register(reach_recipe(seed=_seed))
+# what the reach depends on (notebook 05, "Do we need the table at all?"): the same decoder without the scalable
+# softmax, with 4, 8 or 16 problems per training sequence (the same 128 problems per step); seed 0
+REACH_PACKS = (4, 8, 16)
+for _pack in REACH_PACKS:
+    _plain = reach_recipe(seed=0, pack=_pack, length_scale=False)
+    register(replace(_plain, name=f"nb05-reach-pack{_pack}-s0", tags=("nb05-reach",), eval_n=200))
 
 # == smoke: the entry CI retrains end to end (tens of seconds on 2 cores) ========================
 register(ZooEntry(

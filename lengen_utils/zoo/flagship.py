@@ -11,6 +11,8 @@ flagship`` trains them at any budget (``--steps``, ``--set ...``).
   packing), the base of notebook 05's ablation (``nb05-both``) and of its other coupled entries.
 * :func:`flagship_recipe`: the flagship, that variant with ``$`` as the final carry's sink
   (``coupled_sink``) and IDs up to 128 (notebook 05, section 4; ``nb05-sink-s*`` are its seeds).
+* :func:`reach_recipe`: the flagship without its table: no absolute encoding (the coupled relative bias
+  carries every position), scalable softmax (``length_scale``), IDs for 1000-digit tests.
 * :func:`ape_recipe`: the plain APE baseline.
 """
 from __future__ import annotations
@@ -34,6 +36,8 @@ BATCH = 128                         # problems per training step (the coupled mo
 EVAL_N = 1000                       # test problems per length
 TRAINED_DIGITS = 10                 # operands of 1..10 digits in training
 PACK = 4                            # problems per training sequence of the coupled model
+REACH_LENGTHS = (5, 10, 20, 40, 70, 100, 200, 500, 1000)   # operand lengths of reach_recipe's test sets
+REACH_DIGITS = max(REACH_LENGTHS)
 
 
 def coupled_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) -> ZooEntry:
@@ -80,6 +84,30 @@ def flagship_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) 
     return replace(base, name="flagship-coupled", task=task, model=model, eval_lengths=LENGTHS,
                    description="flagship: coupled decoder (Cho et al.) + $ as the final carry's sink + coupled "
                                "relative bias + packing, IDs up to 128, 1-10 digit sums, tested to 100 digits")
+
+
+def reach_recipe(seed: int = 0, pack: int = PACK, length_scale: bool = True, steps: int = STEPS,
+                 batch_size: int = BATCH) -> ZooEntry:
+    """The flagship without its absolute table, for additions of up to ``REACH_DIGITS`` digits.
+
+    * ``encoding="none"``: the coupled relative bias (clip 8, with the sink) is the only position signal, so
+      the IDs may run to any length; they reach the ``REACH_DIGITS``-digit tests (``max_position``).
+    * ``length_scale`` (scalable softmax): every head multiplies its logits by ``s_h log(n)``, ``n`` the keys
+      the query sees. Without it the margin that picks the 2-3 right keys among the ~140 of a training
+      sequence is too small among the ~3000 of a 1000-digit sum (attention dilution; docs/flagship-log.md).
+    * ``pack``: problems per training sequence (4 as the flagship; more shows more distractors in training,
+      the other way to a larger margin), with the same ``batch_size`` problems per step.
+    """
+    base = flagship_recipe(steps, batch_size, seed)
+    top = PositionScheme("coupled_sink").ids_needed(REACH_DIGITS, "+", "cho")
+    task = replace(base.task, max_position=top, pack=pack)
+    model = replace(base.model, encoding="none", max_positions=top + 1, length_scale=length_scale)
+    train = replace(base.train, batch_size=max(1, batch_size // pack))
+    what = "scalable softmax" if length_scale else "no scalable softmax"
+    return replace(base, name=f"flagship-reach-s{seed}", task=task, model=model, train=train,
+                   eval_lengths=REACH_LENGTHS, tags=("flagship-seeds",),
+                   description=f"flagship without its table: coupled relative bias + sink + packing ({pack} per "
+                               f"sequence), {what}, 1-10 digit sums, tested to {REACH_DIGITS} digits")
 
 
 def ape_recipe(steps: int = APE_STEPS, batch_size: int = BATCH, seed: int = 0,

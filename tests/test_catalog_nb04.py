@@ -3,6 +3,7 @@ experiments and the eq. 3.2 format need, and the encodings are compared at equal
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -116,3 +117,17 @@ def test_recipes_fit_the_cpu_budget_and_the_paper_trained_length():
         assert e.task.max_digits in C.NB04_WIDGET_TRAINED
         assert e.train.steps * e.train.batch_size <= 500_000      # at most the paper's 500k samples
         assert e.train.steps <= C.NB04_RECIPE[_k(e)]["steps"]
+
+
+def test_windowed_upe_entries_differ_from_the_ablation_only_by_the_window():
+    for seed in C.NB04_SEEDS:
+        windowed = zoo.entry(C.nb04_name("upe", 1, seed, frame=C.NB04_WINDOW_FRAME, window=C.NB04_WINDOW))
+        plain = zoo.entry(C.nb04_name("upe", 1, seed, frame=C.NB04_WINDOW_FRAME))
+        assert windowed.name == f"nb04-upe-m1-f{C.NB04_WINDOW_FRAME}-w{C.NB04_WINDOW}-s{seed}"
+        assert windowed.model.attention_window == C.NB04_WINDOW and plain.model.attention_window == 0
+        assert replace(windowed.model, attention_window=0) == plain.model
+        assert (windowed.task, windowed.train) == (plain.task, plain.train)
+        assert windowed.task.frame_width == C.NB04_WINDOW_FRAME and windowed.task.max_digits == C.NB04_TRAINED
+        # the window must stay inside the trained multiplicand, or pads at unseen distances return
+        assert C.NB04_WINDOW < C.NB04_TRAINED
+        assert "nb04-window" in windowed.tags and "nb04-window" in plain.tags

@@ -131,3 +131,5 @@ def test_windowed_upe_entries_differ_from_the_ablation_only_by_the_window():
         # the window must stay inside the trained multiplicand, or pads at unseen distances return
         assert C.NB04_WINDOW < C.NB04_TRAINED
         assert "nb04-window" in windowed.tags and "nb04-window" in plain.tags
+        rpe = zoo.entry(C.nb04_name("rpe", 1, seed, frame=C.NB04_WINDOW_FRAME, window=C.NB04_WINDOW))
+        assert replace(rpe.model, encoding="upe") == windowed.model and rpe.task == windowed.task

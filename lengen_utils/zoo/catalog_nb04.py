@@ -154,8 +154,11 @@ for _seed in NB04_SEEDS:
 # multiplier's digits from anywhere through the uniform vectors) gives every digit the neighbourhood it had in
 # training. Wider windows than the trained length reopen the unseen distances (window 5 at 5 digits: 21% at 6).
 # l = 20 (the paper's frame): at l = 16 the top digit of a 15-digit product comes within the window of `*`.
-# Entries: UPE + window (3 seeds), UPE without it in the same frame (the ablation, 3 seeds).
+# Entries: UPE + window (3 seeds), UPE without it in the same frame (the ablation, 3 seeds), and RPE with the same
+# window (3 seeds): the window exempts the multiplier's digits for both, so the two differ only in how a query
+# reaches the multiplier -- one uniform vector c_1 (UPE) or the vector of its distance p_{j-i} (RPE).
 for _seed in NB04_SEEDS:
     _nb04("upe", 1, _seed, frame=NB04_WINDOW_FRAME, window=NB04_WINDOW,
           note=f"; attention window {NB04_WINDOW} (our departure: Sabbaghi's UPE attends everywhere)")
     _nb04("upe", 1, _seed, frame=NB04_WINDOW_FRAME)
+    _nb04("rpe", 1, _seed, frame=NB04_WINDOW_FRAME, window=NB04_WINDOW, note=f"; attention window {NB04_WINDOW}")

@@ -27,6 +27,17 @@ def pick_device(prefer: str | None = None) -> torch.device:
     return torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
+def device_label(device: torch.device | str) -> str:
+    """The device in a few words for a learner: ``'CUDA GPU (Tesla T4)'``, ``'CPU (2 threads)'``, ``'MPS'``."""
+    device = torch.device(device)
+    if device.type == "cuda":
+        return f"CUDA GPU ({torch.cuda.get_device_name(device)})"
+    if device.type == "cpu":
+        n = torch.get_num_threads()
+        return f"CPU ({n} thread{'s' if n != 1 else ''})"
+    return device.type.upper()
+
+
 def device_problem(name: str | None) -> str | None:
     """Why ``name`` cannot be used here (one sentence for a command line), or None when it can (or is None)."""
     if name is None:

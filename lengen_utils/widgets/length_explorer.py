@@ -2,6 +2,7 @@
 button that retrains the chosen entry live, with an honest time estimate (notebooks 02, 03)."""
 from __future__ import annotations
 
+import functools
 import html as _html
 import inspect
 import os
@@ -12,6 +13,7 @@ import numpy as np
 import torch
 
 from .. import zoo
+from ..device import device_label, pick_device
 from ..evaluate import evaluate_lengths
 from ..plots import accuracy_vs_length
 from ..tasks import Task
@@ -27,6 +29,9 @@ class TrainedLengthExplorer:
     ``reference`` curves (e.g. another encoding) are drawn too, in grey. The axes, the colours and the
     legend (below the plot) stay put while the slider moves. ``expected(name)`` says in words how
     long a retrain takes (default :func:`expected_note` for the real zoo; none for custom metrics).
+    ``device`` is where the button trains (default :func:`~lengen_utils.device.pick_device`: CUDA when
+    there is a GPU, as in a Colab GPU runtime); the button and its status name it, and ``retrain``
+    receives it when it has a ``device`` parameter.
     """
 
     SAME = 0.005          # curves closer than half a percentage point everywhere "coincide"
@@ -35,7 +40,7 @@ class TrainedLengthExplorer:
                  retrain: Callable[..., Mapping[int, float]] | None = None, title: str = "",
                  reference: Mapping[str, Mapping[int, float]] | None = None, marks: Mapping[str, float] | None = None,
                  label: str = "trained on <= {k} digits", draw: bool = True,
-                 expected: Callable[[str], str] | None = None):
+                 expected: Callable[[str], str] | None = None, device: torch.device | str | None = None):
         if not names:
             raise ValueError("TrainedLengthExplorer needs at least one zoo entry")
         bad = {k: v for k, v in names.items()
@@ -47,15 +52,19 @@ class TrainedLengthExplorer:
         self.names = {int(k): v for k, v in sorted(names.items())}
         self.metrics_fn = metrics or zoo.metrics
         self.retrain_fn = retrain or retrain_entry
-        self.expected_fn = expected or (expected_note if metrics is None else None)
+        self.device = pick_device(None if device is None else str(device))
+        self.expected_fn = expected or (functools.partial(expected_note, device=self.device) if metrics is None
+                                        else None)
         self.title, self.reference, self.marks, self.label, self.draw = title, dict(reference or {}), marks, label, draw
         self.fresh: dict[int, dict[int, float]] = {}          # live retrained curves, by trained length
         self.last_curves: dict[str, dict[int, float]] = {}
         self.last_figure = None
         self.slider = w.SelectionSlider(options=list(self.names), value=list(self.names)[len(self.names) // 2],
                                         description="trained ≤", continuous_update=False)
-        self.button = _tip(w.Button(description="retrain live", button_style="warning", icon="play"),
-                           "train this setting from scratch on this machine (the cached file is not touched)")
+        self.button = _tip(w.Button(description=f"retrain live on {self.device.type.upper()}", button_style="warning",
+                                    icon="play", layout=w.Layout(width="auto")),
+                           f"train this setting from scratch on this machine's {device_label(self.device)} "
+                           f"(the cached file is not touched)")
         self.status = w.HTML()
         self.progress = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="240px", visibility="hidden"))
         self.clock = w.HTML()
@@ -162,10 +171,14 @@ class TrainedLengthExplorer:
         k = self._check(k)
         name = self.names[k]
         promise = self.expected(k)
-        self.status.value = (f"Retraining <b>{_html.escape(name)}</b> on this machine "
-                             f"(the cached file is not touched){': ' + _html.escape(promise) if promise else ''}.")
+        self.status.value = (f"Retraining <b>{_html.escape(name)}</b> on this machine's "
+                             f"{_html.escape(device_label(self.device))} (the cached file is not touched)"
+                             f"{': ' + _html.escape(promise) if promise else ''}.")
         kwargs = {}
-        if "on_step" in inspect.signature(self.retrain_fn).parameters:
+        parameters = inspect.signature(self.retrain_fn).parameters
+        if "device" in parameters:
+            kwargs["device"] = self.device
+        if "on_step" in parameters:
             t0 = time.perf_counter()
             self.progress.layout.visibility = "visible"
 
@@ -221,9 +234,17 @@ def expected_seconds(name: str, threads: int | None = None) -> float:
     return base * max(1.0, recorded / here) * max(1.0, (load + here) / cores) * 1.1
 
 
-def expected_note(name: str) -> str:
-    """:func:`expected_seconds` in words, with what it was computed from."""
+def expected_note(name: str, device: torch.device | str | None = None) -> str:
+    """:func:`expected_seconds` in words, with what it was computed from. Training on another kind of
+    device than the recorded one (a GPU for a time measured on CPU threads) gets no estimate, only the
+    recorded time: the progress bar then measures the rate. ``device`` defaults to :func:`pick_device`'s."""
     record = zoo.manifest_record(name)
+    here = pick_device() if device is None else torch.device(device)     # where retrain_entry trains
+    recorded_on = torch.device(record.get("device") or "cpu")
+    if here.type != recorded_on.type:
+        return (f"no estimate for {here.type}: the recorded training took {float(record['train_seconds']):.0f} s "
+                f"on {recorded_on.type} with {record.get('threads') or 1} thread(s); the progress bar shows the "
+                f"rate here")
     load, cores = _load_factor()
     return (f"expected about {_duration(expected_seconds(name))}: the recorded training took "
             f"{float(record['train_seconds']):.0f} s on {record.get('threads') or 1} thread(s); this kernel uses "
@@ -231,17 +252,20 @@ def expected_note(name: str) -> str:
 
 
 def retrain_entry(name: str, n: int | None = None, progress: bool = True,
-                  on_step: Callable[[int, int], None] | None = None) -> dict[int, float]:
+                  on_step: Callable[[int, int], None] | None = None,
+                  device: torch.device | str | None = None) -> dict[int, float]:
     """Train zoo entry ``name`` from its seed in this process and measure EM at its lengths.
 
-    Trains with ``zoo.train_entry`` (the entry's seeded initialisation and training config).
+    Trains with ``zoo.train_entry`` (the entry's seeded initialisation and training config) on
+    ``device`` (default :func:`~lengen_utils.device.pick_device`: CUDA when there is a GPU).
     Nothing is written to ``assets/`` (the cached checkpoint and manifest stay as they are).
     ``n`` overrides the number of test problems per length (default: the entry's own ``eval_n``);
     ``on_step(step, total)`` is called every 50 steps (and replaces the text progress bar).
     """
     e = zoo.entry(name)
     callback = None if on_step is None else (lambda step, _loss: on_step(step, e.train.steps))
-    model, _ = zoo.train_entry(e, progress=progress and on_step is None, callback=callback)
+    model, _ = zoo.train_entry(e, progress=progress and on_step is None, callback=callback,
+                               device=pick_device(None if device is None else str(device)))
     results = evaluate_lengths(model, Task(e.task), e.eval_lengths, n=n or e.eval_n)
     return {k: r.exact_match for k, r in results.items()}
 

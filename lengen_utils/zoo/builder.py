@@ -27,11 +27,13 @@ from .manifest import assets_dir, commit, manifest_record, read_manifest
 
 
 def train_entry(e: ZooEntry, progress: bool = True, steps: int | None = None,
-                callback: Callable[[int, float], None] | None = None) -> tuple[Transformer, TrainResult]:
+                callback: Callable[[int, float], None] | None = None,
+                device: torch.device | str | None = None) -> tuple[Transformer, TrainResult]:
     """Train ``e`` from its seed (``steps`` overrides the budget, e.g. for a quick live demo);
-    ``callback(step, loss)`` is called at every logged step (the widgets' progress)."""
+    ``callback(step, loss)`` is called at every logged step (the widgets' progress). The model is
+    initialised on the CPU, as in every build, then trained on ``device`` (default: the CPU)."""
     set_cpu_threads()
-    model = e.build()
+    model = e.build() if device is None else e.build().to(device)
     cfg = e.train if steps is None else TrainConfig.from_dict({**e.train.to_dict(), "steps": steps})
     result = fit(model, Task(e.task), cfg, progress=progress, desc=e.name, callback=callback)
     return model, result

@@ -11,12 +11,14 @@ tell, before any training or evaluation:
 * UPE needs one uniform vector per multiplier digit (``upe_slots >= k``).
 * filler text (Sabbaghi Section 3.3) writes the text tokens, so the vocabulary must hold them (the
   arithmetic heads need the encoder, which ModelConfig and the layout check above already enforce).
+* random spaces write the blank token, so the vocabulary must hold it; a looped model whose loops grow with
+  the operand length needs one problem per row (``pack=1``).
 * the minesweeper task (Cho et al. Section 6.2) needs a decoder with two ID channels
   (``position_channels=2``: row, column) and a vocabulary that holds the mine token ``M``.
 """
 from __future__ import annotations
 
-from .formats import TOKEN_ID, VOCAB, get_format
+from .formats import BLANK, TOKEN_ID, VOCAB, get_format
 from .model import ConfigError, ModelConfig
 from .tasks import TaskConfig
 
@@ -68,6 +70,12 @@ def check_compatible(model_config: ModelConfig, task_config: TaskConfig) -> None
     if t.filler_max > 0 and m.vocab_size < len(VOCAB):
         raise ConfigError(f"filler_max={t.filler_max} writes text tokens (IDs up to {len(VOCAB) - 1}) but the model's "
                           f"vocab_size={m.vocab_size}; use ModelConfig(vocab_size={len(VOCAB)})")
+    if t.spaces > 0 and m.vocab_size <= TOKEN_ID[BLANK]:
+        raise ConfigError(f"spaces={t.spaces} writes the blank token (ID {TOKEN_ID[BLANK]}) but the model's "
+                          f"vocab_size={m.vocab_size}; use ModelConfig(vocab_size={TOKEN_ID[BLANK] + 1}) or more")
+    if m.loops_per_digit > 0 and t.pack > 1:
+        raise ConfigError(f"loops_per_digit={m.loops_per_digit} sets a row's loops from its problem's length, but "
+                          f"pack={t.pack} puts problems of different lengths in one row; use pack=1")
     if m.encoding == "upe" and t.op == "*":
         k = t.multiplier_digits if t.multiplier_digits is not None else t.max_digits
         if k > m.upe_slots:

@@ -8,6 +8,7 @@ Problems layer: imports only :mod:`~lengen_utils.problems`, :mod:`~lengen_utils.
 * :func:`sample_by_cascade_length`: exact conditional sampling at one cascade length (no rejection);
 * :func:`sample_uniform_over_complexity`, :func:`sample_mixed_complexity`: C3's "uniform distribution on
   the complexity" and its 50/50 mixture with the uniform distribution over numbers;
+* :func:`sample_with_cascade_at_most`: the uniform distribution below a cascade cap (a curriculum's stage);
 * :func:`sample_by_carry_run`: rejection sampling at one longest carry run (C1);
 * :func:`cascade_test_sets`, :func:`carry_run_test_sets`: seeded test sets ``{level: problems}``.
 """
@@ -25,6 +26,7 @@ from .problems import Problem, ProblemError, random_number_below, sample_uniform
 
 __all__ = [
     "sample_by_cascade_length", "sample_uniform_over_complexity", "sample_mixed_complexity",
+    "sample_with_cascade_at_most",
     "sample_by_carry_run", "cascade_test_sets", "carry_run_test_sets",
 ]
 
@@ -114,6 +116,26 @@ def sample_uniform_over_complexity(rng: np.random.Generator, max_digits: int, n:
     n = check_non_negative(n, "n")
     levels = rng.integers(0, max_digits + 1, size=n)
     return [_sample_one(rng, max_digits, int(c), _completions(max_digits, int(c))) for c in levels]
+
+
+def sample_with_cascade_at_most(rng: np.random.Generator, max_digits: int, cap: int, n: int) -> list[Problem]:
+    """``n`` sums with operands uniform below ``10**max_digits`` conditioned on complexity ``<= cap``: exact, no
+    rejection (a level ``j <= cap`` is drawn with probability proportional to the number of pairs at that
+    level, then a sum exactly at it). ``cap >= max_digits`` is the uniform distribution itself; ``cap = 0``
+    holds sums without a carry."""
+    max_digits, cap = _check_level(max_digits, cap, "cascade cap")
+    n = check_non_negative(n, "n")
+    weights = [_completions(max_digits, j)[0][int(j == 0)] for j in range(cap + 1)]
+    total = sum(weights)
+    out = []
+    for _ in range(n):
+        draw = random_number_below(rng, total)
+        level = 0
+        while draw >= weights[level]:
+            draw -= weights[level]
+            level += 1
+        out.append(_sample_one(rng, max_digits, level, _completions(max_digits, level)))
+    return out
 
 
 def sample_mixed_complexity(rng: np.random.Generator, max_digits: int, n: int,

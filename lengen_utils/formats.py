@@ -14,6 +14,11 @@ Every token also carries its *role* (``a``, ``b``, ``op``, ``eq``, ``answer``, .
 its *significance* (the power of ten it stands for). Position-ID schemes (:mod:`positions`) read
 these; nothing else needs to re-parse the strings.
 
+**Scratchpad and sub-tasks** (thesis Chapter 4; Lee et al. 2023): ``cho_scratchpad`` writes, before each
+answer digit, the step that produces it: the aligned digit pair and the carry in (column ``k`` of
+:mod:`~lengen_utils.addition_steps`), four supervised tokens per column. ``cho_align``, ``cho_modsum`` and
+``cho_carries`` ask for one sub-task of addition instead of the sum. All four keep Cho's prompt.
+
 (A little over the course's 300-line guide: the formats share one vocabulary and one ``encode``
 switch, and their input checks sit beside it; splitting would scatter one concept.)
 """
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .addition_steps import TARGETS, column_outputs, columns
 from .boards import MINE
 from .problems import Problem, ProblemError, num_digits
 
@@ -34,8 +40,11 @@ ARITHMETIC_VOCAB: tuple[str, ...] = (FILL, *DIGITS, "+", "*", "=", BOS_EOS, PAD,
 BOARD_TOKENS = (MINE,)  # Cho et al. Section 6.2: 'M' marks a mine ('*', an empty cell, is already a token)
 # filler words around the numbers (Sabbaghi Section 3.3, lengen_utils.text_filler)
 TEXT_TOKENS: tuple[str, ...] = ("the", "sum", "of", "and", "is", "what", "so", "then")
+# a blank between operand digits (random spaces, Shen et al. 2023; lengen_utils.spaces)
+BLANK = "␣"
+SPACE_TOKENS: tuple[str, ...] = (BLANK,)
 # new tokens go at the end, so every older token keeps its ID (and older checkpoints their meaning)
-VOCAB: tuple[str, ...] = (*ARITHMETIC_VOCAB, *BOARD_TOKENS, *TEXT_TOKENS)
+VOCAB: tuple[str, ...] = (*ARITHMETIC_VOCAB, *BOARD_TOKENS, *TEXT_TOKENS, *SPACE_TOKENS)
 TOKEN_ID = {tok: i for i, tok in enumerate(VOCAB)}
 FILL_ID = TOKEN_ID[FILL]
 
@@ -49,8 +58,9 @@ class Example:
     """One problem written in one format.
 
     ``targets[i]`` is what the model must output at position i (``None``: unsupervised).
-    ``roles[i]`` is one of ``bos, a, op, b, eq, answer, eos, hint``; ``significance[i]`` is the power of
-    ten a digit (or a Sabbaghi ``pad``, or an index hint) stands for, else ``None``.
+    ``roles[i]`` is one of ``bos, a, op, b, eq, answer, eos, hint`` (and ``pair_a, pair_b, carry`` for the
+    scratchpad's steps, ``blank`` for a random space); ``significance[i]`` is the power of ten a digit (or a
+    Sabbaghi ``pad``, an index hint, a scratchpad step's token) stands for, else ``None``.
     """
 
     tokens: tuple[str, ...]
@@ -113,6 +123,13 @@ class FormatSpec:
     bos_eos: bool = False
     index_hints: bool = False
     description: str = ""
+    target: str = "sum"              # "sum" or a sub-task of addition: "align", "modsum", "carries"
+    scratchpad: bool = False         # each answer digit after its step: aligned pair and carry in
+
+    @property
+    def column_output(self) -> bool:
+        """True when the output is written column by column (a scratchpad or a sub-task: addition only)."""
+        return self.scratchpad or self.target != "sum"
 
 
 FORMATS: dict[str, FormatSpec] = {spec.name: spec for spec in (
@@ -127,6 +144,15 @@ FORMATS: dict[str, FormatSpec] = {spec.name: spec for spec in (
     FormatSpec("cho_hints", reverse_answer=True, zero_pad=True, bos_eos=True, index_hints=True,
                description="$a0b6c5d3+a0b0c4d9=d2c0b7a0$: Cho's format with index hints, their index-hinting "
                            "baseline (Cho et al. Section 4.1)"),
+    FormatSpec("cho_scratchpad", reverse_answer=True, zero_pad=True, bos_eos=True, scratchpad=True,
+               description="$653+049=3902541060170000$: Cho's format, each answer digit after its step: the "
+                           "aligned pair and the carry in (3 9 0 -> 2, 5 4 1 -> 0, 6 0 1 -> 7, 0 0 0 -> 0)"),
+    FormatSpec("cho_align", reverse_answer=True, zero_pad=True, bos_eos=True, target="align",
+               description="$653+049=39546000$: sub-task digit-wise alignment, the aligned pairs, units first"),
+    FormatSpec("cho_modsum", reverse_answer=True, zero_pad=True, bos_eos=True, target="modsum",
+               description="$653+049=2960$: sub-task modular digit-wise addition (no carries), units first"),
+    FormatSpec("cho_carries", reverse_answer=True, zero_pad=True, bos_eos=True, target="carries",
+               description="$653+049=0110$: sub-task carries, the carry into each column, units first"),
     FormatSpec("sabbaghi", layout="encoder",
                description="fixed frame of l positions per operand, pad tokens on the left (Sabbaghi eq. 3.1/3.2)"),
 )}
@@ -179,6 +205,9 @@ def encode(problem: Problem, format_name: str = "cho", *, frame_width: int | Non
         raise FormatError(f"multiplier {problem.b} has {num_digits(problem.b)} digits; this task allows at most "
                           f"{multiplier_digits} (multiplier_digits={multiplier_digits}); use a multiplier of at "
                           f"most {multiplier_digits} digits, or a task and model trained on wider ones")
+    if spec.column_output and problem.op != "+":
+        raise FormatError(f"the {spec.name} format writes the column steps of an addition; "
+                          f"{problem.op!r} problems have no such format")
     if spec.layout == "encoder":
         return _encode_sabbaghi(problem, frame_width, spec.name)
     return _encode_decoder(problem, spec, multiplier_digits, hint_offset)
@@ -224,7 +253,15 @@ def _encode_decoder(problem: Problem, spec: FormatSpec, multiplier_digits: int |
     put_number(b, width_b, "b")
     put("=", "eq")
     eq_index = len(tokens) - 1
-    put_number(problem.answer, width_ans, "answer", reverse=spec.reverse_answer)
+    if spec.column_output:       # units first, one column after another (lengen_utils.addition_steps)
+        for k, col in enumerate(columns(problem, width_ans)):
+            if spec.scratchpad:
+                for d, role in ((col.a, "pair_a"), (col.b, "pair_b"), (col.carry, "carry")):
+                    put(str(d), role, k)
+            for d in column_outputs(col, spec.target):
+                put(str(d), "answer", k)
+    else:
+        put_number(problem.answer, width_ans, "answer", reverse=spec.reverse_answer)
     if spec.bos_eos:
         put(BOS_EOS, "eos")
     targets: list[str | None] = [None] * len(tokens)
@@ -307,14 +344,29 @@ def decode_answer(example: Example, predicted: list[str] | None = None) -> int:
             if symbols[-1] != BOS_EOS:
                 raise FormatError(f"the answer should end with {BOS_EOS!r}, got {symbols[-1]!r}")
             symbols = symbols[:-1]
-        digits = [s for s, role in zip(symbols, _answer_roles(example)) if role == "answer"]
-        if get_format(example.format_name).reverse_answer:
-            digits = digits[::-1]
+        # the answer digits, most significant first (a column's digits keep their order)
+        sig = [example.significance[i + 1] for i in example.supervised if i + 1 < len(example)]
+        found = [(s, k, d) for k, (d, role, s) in enumerate(zip(symbols, _answer_roles(example), sig))
+                 if role == "answer"]
+        digits = [d for _s, _k, d in sorted(found, key=lambda t: (-t[0], t[1]))]
     else:
         digits = [s for s in symbols if s != PAD]
     if not digits or not all(d in DIGITS for d in digits):
         raise FormatError(f"not a number: {render(symbols)!r}")
     return int("".join(digits))
+
+
+def render_columns(example: Example) -> str:
+    """Like :func:`render`, with the output split into its columns (one per significance) by spaces:
+    ``$653+049= 3902 5410 6017 0000 $`` for the scratchpad (pair, carry in, answer digit)."""
+    parts, last = [], None
+    for i, tok in enumerate(example.tokens):
+        s = example.significance[i] if example.roles[i] not in ("a", "b", "hint") else None
+        if (s is not None and s != last) or example.roles[i] == "eos":
+            parts.append(" ")
+        last = s if s is not None else last
+        parts.append(render([tok]))
+    return "".join(parts)
 
 
 def _answer_roles(example: Example) -> list[str]:
@@ -337,8 +389,8 @@ def ids_to_tokens(ids) -> list[str]:
 
 
 __all__ = [
-    "VOCAB", "TEXT_TOKENS", "TOKEN_ID", "FILL", "FILL_ID", "PAD", "BOS_EOS", "HINTS", "FORMATS",
+    "VOCAB", "TEXT_TOKENS", "BLANK", "SPACE_TOKENS", "TARGETS", "TOKEN_ID", "FILL", "FILL_ID", "PAD", "BOS_EOS", "HINTS", "FORMATS",
     "FormatSpec", "Example",
     "FormatError", "ProblemError", "encode", "decode_answer", "get_format", "answer_width", "render",
-    "tokens_to_ids", "ids_to_tokens", "sabbaghi_sigma", "sigma_indices",
+    "tokens_to_ids", "ids_to_tokens", "sabbaghi_sigma", "sigma_indices", "render_columns",
 ]

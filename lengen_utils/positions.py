@@ -23,6 +23,13 @@
   would give the answer's units digit the ID of the operands' top digit. For ``$653+049=2070$`` the
   IDs are ``0 3 2 1 0 3 2 1 0 1 2 3 4 0``: the units digits ``3``, ``9`` and ``2`` all get 1.
 
+**Scratchpads, sub-tasks and blanks** (:mod:`~lengen_utils.formats`, :mod:`~lengen_utils.spaces`): every
+scheme numbers a scratchpad step's tokens (the aligned pair and the carry of column ``k``) like the answer
+digit of column ``k``: consecutive IDs by place in the text, coupled IDs ``s + W - 1 - k`` (so a column's four
+tokens share one ID), Abacus ``k + 1``. A sub-task's outputs (alignment, digit-wise sum, carries) are answer
+digits of significance ``k`` and are numbered as such. A random blank has no significance: consecutive IDs
+give it its place in the text; coupled and Abacus IDs have no number for it and refuse it.
+
 A scheme is a small frozen dataclass; :meth:`PositionScheme.assign` turns an
 :class:`~lengen_utils.formats.Example` into a list of IDs.
 """
@@ -37,7 +44,9 @@ from .problems import Problem, num_digits
 
 SCHEMES = ("consecutive", "coupled", "coupled_sink", "abacus")
 COUPLED_SCHEMES = ("coupled", "coupled_sink")   # IDs by significance: problems can be packed in disjoint ID ranges
-_NUMBER_ROLES = ("a", "b", "answer")   # roles whose digits belong to a number (not hints or operators)
+# roles whose digits belong to a number or to a scratchpad's column (not hints or operators)
+_NUMBER_ROLES = ("a", "b", "answer", "pair_a", "pair_b", "carry")
+_UNNUMBERED_ROLES = ("blank",)   # random spaces: no significance, numbered by consecutive IDs only
 
 
 class PositionRangeError(ValueError):
@@ -142,6 +151,7 @@ def consecutive_ids(example: Example, start: int = 0) -> list[int]:
 def coupled_ids(example: Example, start: int = 1) -> list[int]:
     """Cho et al.'s coupling (Figure 2): equal significance, equal ID; the units digits hold the top digit
     ID and the operators ``+``/``*`` and ``=`` sit one past it."""
+    _refuse_blanks(example, "coupled")
     top = start + example.answer_width
     ids = []
     for role, s in zip(example.roles, example.significance):
@@ -168,8 +178,16 @@ def abacus_ids(example: Example, start: int = 0) -> list[int]:
     alike, whether the format writes the number forwards or reversed; every other token (``$``, ``+``,
     ``=``, Sabbaghi's ``pad``, index hints) gets 0.
     """
+    _refuse_blanks(example, "abacus")
     return [start + s + 1 if s is not None and role in _NUMBER_ROLES and tok in DIGITS else 0
             for tok, role, s in zip(example.tokens, example.roles, example.significance)]
+
+
+def _refuse_blanks(example: Example, scheme: str) -> None:
+    """Blanks (random spaces) have no significance, so a scheme that numbers by significance cannot place them."""
+    if any(role in _UNNUMBERED_ROLES for role in example.roles):
+        raise FormatError(f"the {scheme!r} scheme numbers tokens by significance and a random blank has none; "
+                          f"random spaces need positions='consecutive'")
 
 
 

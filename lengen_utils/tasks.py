@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, fields, replace
 
 import numpy as np
@@ -15,9 +16,11 @@ from .board_format import BOARD_FORMATS, encode_board
 from .boards import sample_boards, sample_square_boards
 from .complexity_sampling import sample_mixed_complexity, sample_uniform_over_complexity
 from .constants import EVAL_SEED, IGNORE_INDEX
+from .curriculum import CURRICULA, DEFAULT_FRACTION, curriculum_cap, sample_cascade_stage
 from .formats import FILL_ID, FORMATS, N_HINTS, Example, answer_width, encode, get_format, tokens_to_ids
 from .positions import COUPLED_SCHEMES, SCHEMES, PositionRangeError, PositionScheme, uniform_slots
 from .positions2d import BOARD_SCHEMES, CHANNELS, BoardPositions
+from .spaces import add_spaces, most_blanks, spaces_config_problem
 from .text_filler import add_filler, filler_config_problem, filler_rng, frame_ids
 
 SAMPLERS = ("uniform", "exact", "balanced", "uniform_complexity", "mixed_complexity")
@@ -85,7 +88,13 @@ class TaskConfig:
 
     ``task="minesweeper"`` (Cho et al. Section 6.2) trains on boards of ``min_digits..max_digits`` cells per
     side (width and height drawn apart) in the ``minesweeper`` format with ``coupled2d`` IDs (row, column);
-    an evaluation length is the width of a square test board."""
+    an evaluation length is the width of a square test board.
+
+    Notebook 08's options: ``spaces=p`` puts a blank in each gap between two operand digits with probability
+    ``p``, in training only (random spaces, :mod:`.spaces`); the formats ``cho_scratchpad``, ``cho_align``,
+    ``cho_modsum`` and ``cho_carries`` write a scratchpad or one sub-task of addition
+    (:mod:`~lengen_utils.addition_steps`); ``curriculum='length'`` or ``'cascade'`` holds long or carry-heavy
+    problems back during the first ``curriculum_fraction`` of training (:mod:`.curriculum`)."""
 
     op: str = "+"
     format: str = "cho"
@@ -104,6 +113,9 @@ class TaskConfig:
     multiplier_exact: bool = False       # multiplier of exactly multiplier_digits digits (1..9 for one), Sabbaghi
     filler_max: int = 0                  # Sabbaghi 3.3: 0..filler_max text tokens before a, between, after b
     task: str = "arithmetic"             # "minesweeper": boards with min_digits..max_digits cells per side
+    spaces: float = 0.0                  # random spaces: P(a blank) per gap between operand digits, training only
+    curriculum: str = "none"             # "length" (short to long) or "cascade" (easy to hard by carries)
+    curriculum_fraction: float = DEFAULT_FRACTION   # share of training the curriculum's stages take
 
     def __post_init__(self) -> None:
         own = "TaskConfig"
@@ -144,8 +156,35 @@ class TaskConfig:
         if spec.layout == "encoder" and width > self.frame_width:
             what = "max_digits" if width == self.max_digits else "the shifted width"
             raise ConfigError(f"{what}={width} exceeds the frame: frame_width l={self.frame_width}")
+        if spec.column_output and self.op != "+":
+            raise ConfigError(f"the {self.format} format writes the column steps of an addition; op={self.op!r} "
+                              f"has none (use op='+')")
+        problem = spaces_config_problem(self.spaces, spec, self.positions, self.op)
+        if problem:
+            raise ConfigError(problem)
         self._check_positions_fit(width)
         self._check_filler()
+        self._check_curriculum()
+
+    def _check_curriculum(self) -> None:
+        """A curriculum (:mod:`.curriculum`) needs something to hold back and a sampler it can cap."""
+        own = "TaskConfig"
+        check_choice(own, "curriculum", self.curriculum, CURRICULA)
+        f = self.curriculum_fraction
+        if isinstance(f, bool) or not isinstance(f, (int, float)) or not math.isfinite(f) or not 0 < f <= 1:
+            raise ConfigError(f"{own}.curriculum_fraction must be a share of training in (0, 1], got {f!r}")
+        if self.curriculum == "none":
+            if f != DEFAULT_FRACTION:
+                raise ConfigError(f"curriculum_fraction={f} sets a curriculum's stages; curriculum is 'none'")
+            return
+        if self.sampler in COMPLEXITY_SAMPLERS:
+            raise ConfigError(f"curriculum={self.curriculum!r} caps the sampler's problems; the sampler "
+                              f"{self.sampler!r} draws by complexity itself (use 'balanced', 'uniform' or 'exact')")
+        if self.curriculum == "length" and self.min_digits == self.max_digits:
+            raise ConfigError(f"curriculum='length' goes from min_digits to max_digits, both {self.max_digits}: "
+                              f"nothing to hold back")
+        if self.curriculum == "cascade" and self.op != "+":
+            raise ConfigError(f"curriculum='cascade' orders sums by their carries; op={self.op!r} has none")
 
     def _check_filler(self) -> None:
         """Filler text (:mod:`~lengen_utils.text_filler`): a whole number >= 0 that the format supports."""
@@ -165,7 +204,8 @@ class TaskConfig:
             check_int(own, name, getattr(self, name))
         check_bool(own, "random_start", self.random_start)
         unused = [n for n in ("op", "multiplier_digits", "frame_width", "shift_augment", "shift_max_width",
-                              "multiplier_exact", "filler_max") if getattr(self, n) != getattr(defaults, n)]
+                              "multiplier_exact", "filler_max", "spaces", "curriculum", "curriculum_fraction")
+                  if getattr(self, n) != getattr(defaults, n)]
         if unused:
             raise ConfigError(f"{unused} are arithmetic options; the minesweeper task leaves them at their defaults")
         if self.min_digits > self.max_digits:
@@ -196,9 +236,14 @@ class TaskConfig:
         k = self.multiplier_digits if self.multiplier_digits is not None else self.max_digits
         shape = dict(op=self.op, format_name=self.format, multiplier_digits=k if self.op == "*" else None,
                      frame_width=self.frame_width, pack=self.pack)
-        if width <= scheme.longest_operand(**shape):
-            return
         limit = f"the IDs stop at max_position={self.max_position}"
+        if width <= scheme.longest_operand(**shape):
+            blanks = most_blanks(width, width) if self.spaces else 0
+            if blanks and scheme.ids_needed(width, **shape) + blanks > self.max_position:
+                raise ConfigError(f"the longest training problem ({width} digits) with a blank in each of its "
+                                  f"{blanks} gaps (spaces={self.spaces}) needs position IDs up to "
+                                  f"{scheme.ids_needed(width, **shape) + blanks}, but {limit}")
+            return
         if width > self.max_position:
             raise ConfigError(f"training operands of {width} digits cannot fit position IDs: {limit}")
         needed = scheme.ids_needed(width, **shape)
@@ -228,16 +273,26 @@ class Batch:
     uniform_slots: torch.Tensor | None
     examples: list[Example]
     number_ids: torch.Tensor | None = None   # encoder format: frame IDs, 0 for text (text_filler.frame_ids)
+    digits: torch.Tensor | None = None       # [B, T] the row's longest operand (board side): a looped model's loops
 
     def to(self, device: torch.device | str) -> "Batch":
         move = lambda t: None if t is None else t.to(device, non_blocking=True)  # noqa: E731
         return Batch(move(self.tokens), move(self.targets), move(self.position_ids), move(self.key_padding),
-                     move(self.uniform_slots), self.examples, number_ids=move(self.number_ids))
+                     move(self.uniform_slots), self.examples, number_ids=move(self.number_ids),
+                     digits=move(self.digits))
 
     def model_inputs(self) -> dict:
         return {"tokens": self.tokens, "position_ids": self.position_ids, "key_padding": self.key_padding,
                 "uniform_slots": self.uniform_slots,
-                **({} if self.number_ids is None else {"number_ids": self.number_ids})}
+                **({} if self.number_ids is None else {"number_ids": self.number_ids}),
+                **({} if self.digits is None else {"digits": self.digits})}
+
+
+def problem_digits(problem) -> int:
+    """The size a looped model scales its loops with: the longest operand's digits (a board's longer side)."""
+    if isinstance(problem, P.Problem):
+        return max(P.num_digits(problem.a), P.num_digits(problem.b))
+    return max(problem.width, problem.height)
 
 
 def collate(examples: list[Example], position_ids: list[list[int]], with_slots: bool = False) -> Batch:
@@ -260,7 +315,8 @@ def collate(examples: list[Example], position_ids: list[list[int]], with_slots: 
         keep[b, :n] = True
         if slots is not None:
             slots[b, :n] = torch.tensor(uniform_slots(ex))
-    return Batch(tokens, targets, pos, keep, slots, examples)
+    digits = torch.tensor([problem_digits(e.problem) for e in examples], dtype=torch.long)[:, None].expand(B, T)
+    return Batch(tokens, targets, pos, keep, slots, examples, digits=digits)
 
 
 class Task:
@@ -296,19 +352,30 @@ class Task:
                                            frame_width=c.frame_width)
 
     # -- problems -------------------------------------------------------------------------------
-    def sample_train_problems(self, rng: np.random.Generator, n: int) -> list[P.Problem]:
+    def sample_train_problems(self, rng: np.random.Generator, n: int, progress: float | None = None) -> list[P.Problem]:
+        """``n`` training problems; a curriculum task draws them for ``progress`` (``step / steps``) of training."""
         c = self.config
         if self.board:
             return sample_boards(rng, n, c.min_digits, c.max_digits)
+        top = c.max_digits
+        if c.curriculum != "none":
+            if progress is None:
+                raise ConfigError(f"the task's curriculum={c.curriculum!r} draws problems by training progress; "
+                                  f"pass progress=step/steps (train.fit does)")
+            cap = curriculum_cap(c.curriculum, progress, c.curriculum_fraction, c.min_digits, c.max_digits)
+            if cap is not None and c.curriculum == "cascade":
+                probs = sample_cascade_stage(rng, c.min_digits, c.max_digits, cap, n)
+                return [self._shift(p, rng) for p in probs] if c.shift_augment else probs
+            top = top if cap is None else cap
         if c.sampler == "uniform":
-            probs = P.sample_uniform(rng, c.max_digits, n, c.op, c.multiplier_digits, c.multiplier_exact)
+            probs = P.sample_uniform(rng, top, n, c.op, c.multiplier_digits, c.multiplier_exact)
         elif c.sampler == "exact":
-            probs = P.sample_exact_length(rng, c.max_digits, n, c.op, c.multiplier_digits, c.multiplier_exact)
+            probs = P.sample_exact_length(rng, top, n, c.op, c.multiplier_digits, c.multiplier_exact)
         elif c.sampler in ("uniform_complexity", "mixed_complexity"):  # Sabbaghi C3: addition only
             probs = (sample_uniform_over_complexity(rng, c.max_digits, n) if c.sampler == "uniform_complexity"
                      else sample_mixed_complexity(rng, c.max_digits, n))
         else:
-            probs = P.sample_balanced(rng, c.max_digits, n, c.op, c.multiplier_digits, c.min_digits,
+            probs = P.sample_balanced(rng, top, n, c.op, c.multiplier_digits, c.min_digits,
                                       c.multiplier_exact)
         if c.shift_augment:
             probs = [self._shift(p, rng) for p in probs]
@@ -342,6 +409,8 @@ class Task:
                          hint_offset=self._hint_offset(problem, rng))
         if c.filler_max:
             example = add_filler(example, rng if rng is not None else filler_rng(problem), c.filler_max)
+        if c.spaces and rng is not None:       # random spaces: training only, the test input is the plain one
+            example = add_spaces(example, rng, c.spaces)
         return example
 
     def _hint_offset(self, problem: P.Problem, rng: np.random.Generator | None) -> int:
@@ -366,11 +435,12 @@ class Task:
                 batch.number_ids[b, :len(e)] = torch.tensor(frame_ids(e))
         return batch
 
-    def train_batch(self, rng: np.random.Generator, batch_size: int) -> Batch:
-        """``batch_size`` training sequences (each holding ``config.pack`` problems)."""
+    def train_batch(self, rng: np.random.Generator, batch_size: int, progress: float | None = None) -> Batch:
+        """``batch_size`` training sequences (each holding ``config.pack`` problems); ``progress`` (``step /
+        steps``) places a curriculum task in its schedule."""
         if self.config.pack == 1:
-            return self.batch(self.sample_train_problems(rng, batch_size), rng)
-        return self.packed_batch(self.sample_train_problems(rng, batch_size * self.config.pack), rng)
+            return self.batch(self.sample_train_problems(rng, batch_size, progress), rng)
+        return self.packed_batch(self.sample_train_problems(rng, batch_size * self.config.pack, progress), rng)
 
     def packed_batch(self, problems: list[P.Problem], rng: np.random.Generator) -> Batch:
         """Concatenate consecutive groups of ``config.pack`` problems into one sequence each.

@@ -159,7 +159,7 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     for step in bar:
         for group in opt.param_groups:
             group["lr"] = lr_at(step, cfg)
-        batch = task.train_batch(rng, cfg.batch_size).to(device)
+        batch = task.train_batch(rng, cfg.batch_size, progress=step / cfg.steps).to(device)   # curricula read it
         with autocast(device, cfg.amp):
             loss = loss_on(model, batch)
         opt.zero_grad(set_to_none=True)

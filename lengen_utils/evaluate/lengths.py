@@ -96,7 +96,8 @@ def _rows(batch: Batch, a: int, b: int) -> Batch:
     """Rows ``a:b`` of a batch as built by :meth:`~lengen_utils.tasks.Task.batch` (one row per problem)."""
     pick = lambda t: None if t is None else t[a:b]  # noqa: E731
     return Batch(batch.tokens[a:b], batch.targets[a:b], batch.position_ids[a:b], batch.key_padding[a:b],
-                 pick(batch.uniform_slots), batch.examples[a:b], number_ids=pick(batch.number_ids))
+                 pick(batch.uniform_slots), batch.examples[a:b], number_ids=pick(batch.number_ids),
+                 digits=pick(batch.digits))
 
 
 def eval_batches(model: Transformer, task: Task, problems: Sequence[Problem], batch_size: int) -> Iterator[Batch]:
@@ -120,7 +121,7 @@ def teacher_forced_predictions(model: Transformer, batch: Batch) -> torch.Tensor
     with autocast(model.device):
         if model.cfg.causal and batch.number_ids is None and batch.tokens.shape[1] > QUERY_BLOCK:
             logits = blocked_forward(model, batch.tokens, batch.position_ids, batch.key_padding,
-                                     batch.uniform_slots, block=QUERY_BLOCK)
+                                     batch.uniform_slots, block=QUERY_BLOCK, digits=batch.digits)
         else:
             logits = model(**batch.model_inputs())
     return logits.argmax(-1)
@@ -140,7 +141,7 @@ def greedy_predictions(model: Transformer, batch: Batch) -> torch.Tensor:
     batch = with_shared_positions(batch)
     with autocast(model.device):
         return greedy_decode(model, batch.tokens, batch.position_ids, batch.targets != IGNORE_INDEX,
-                             batch.key_padding, batch.uniform_slots, block=QUERY_BLOCK)
+                             batch.key_padding, batch.uniform_slots, block=QUERY_BLOCK, digits=batch.digits)
 
 
 def predictions(model: Transformer, batch: Batch, greedy: bool = False) -> torch.Tensor:

@@ -43,12 +43,14 @@ def _cut(t: torch.Tensor | None, a: int, b: int) -> torch.Tensor | None:
 @torch.no_grad()
 def blocked_forward(model: Transformer, tokens: torch.Tensor, position_ids: torch.Tensor,
                     key_padding: torch.Tensor | None = None, uniform_slots: torch.Tensor | None = None,
-                    block: int = QUERY_BLOCK, cache: KVCache | None = None) -> torch.Tensor:
+                    block: int = QUERY_BLOCK, cache: KVCache | None = None,
+                    digits: torch.Tensor | None = None) -> torch.Tensor:
     """A decoder's logits ``[B, T, vocab]`` computed ``block`` query positions at a time.
 
     ``cache`` (default: a new one holding ``T`` positions) receives every position's keys and values, so
     that greedy decoding can go on from it. Arguments as :meth:`Transformer.forward`; ``position_ids``
-    and ``uniform_slots`` may have one row shared by the batch (:func:`shared_rows`).
+    and ``uniform_slots`` may have one row shared by the batch (:func:`shared_rows`); ``digits`` sets a looped
+    model's passes per row (``[B, T]``, sliced like the tokens).
     """
     if not model.cfg.causal:
         raise ValueError("blocked_forward runs a causal decoder; an encoder's queries attend to later keys, "
@@ -61,7 +63,7 @@ def blocked_forward(model: Transformer, tokens: torch.Tensor, position_ids: torc
     for a in range(0, T, block):
         b = min(a + block, T)
         parts.append(model(tokens[:, a:b], position_ids[:, a:b], _cut(key_padding, a, b),
-                           _cut(uniform_slots, a, b), cache=cache))
+                           _cut(uniform_slots, a, b), cache=cache, digits=_cut(digits, a, b)))
     return torch.cat(parts, 1)
 
 

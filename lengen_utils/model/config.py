@@ -35,6 +35,12 @@ class ModelConfig:
     included, by ``s_h * log(n)``, where ``n`` is the number of keys the query sees and ``s_h`` a learned
     scalar per head: the margin of the right keys then grows with the log of the context, as it must to stay
     sharp among ``n`` distractors.
+    ``loops=r`` applies the stack of ``n_layers`` blocks ``r`` times with the same weights (a Universal or
+    Looped Transformer, thesis Section 2.1.3); ``loops_per_digit=q > 0`` lets the count grow with the input:
+    a problem whose longest operand has ``d`` digits runs ``max(loops, ceil(q * d))`` times (:meth:`loops_for`),
+    so a test twice as long gets twice the depth. ``input_injection=True`` adds the embedded input (tokens and
+    positions) back to the residual stream before every pass after the first (McLeish et al. 2024's input
+    injection), so a deep loop does not lose sight of its input.
     ``arithmetic_heads=h`` (encoder only): the first h heads of every layer add relative key vectors among
     the number tokens only, indexed by frame IDs (Sabbaghi Section 3.3, :mod:`.arithmetic_heads`).
 
@@ -66,6 +72,9 @@ class ModelConfig:
     position_channels: int = 1        # 2: (row, column) IDs [B, T, 2], one learned table each (Cho et al. 6.2)
     attention_window: int = 0          # > 0: keys within this ID distance only (the multiplier's digits: any)
     length_scale: bool = False        # scalable softmax: logits x s_h log(n), n = keys the query sees
+    loops: int = 1                    # passes through the (weight-shared) stack of n_layers blocks
+    loops_per_digit: float = 0.0      # > 0: a d-digit problem makes max(loops, ceil(loops_per_digit * d)) passes
+    input_injection: bool = False     # add the embedded input back before every pass after the first
 
     def __post_init__(self) -> None:
         own = "ModelConfig"
@@ -92,6 +101,7 @@ class ModelConfig:
         if self.encoding == "rope" and (self.d_model // self.n_heads) % 2:
             raise ConfigError(f"rope needs an even head dimension; d_model/n_heads = {self.d_model // self.n_heads}")
         self._check_arithmetic_heads()
+        self._check_loops()
         self._check_position_channels()
         if self.attention_window and self.position_channels > 1:
             raise ConfigError(f"attention_window={self.attention_window} measures one ID channel; this model has "
@@ -99,6 +109,28 @@ class ModelConfig:
         if self.relative_bias_uniform and not self.relative_bias:
             raise ConfigError("relative_bias_uniform=True replaces the relative bias of the multiplier's digits; "
                               "it needs relative_bias=True")
+
+    def _check_loops(self) -> None:
+        """A looped block (thesis Section 2.1.3): whole passes, a finite growth rate, and injection only into a loop."""
+        own = "ModelConfig"
+        check_int(own, "loops", self.loops)
+        check_bool(own, "input_injection", self.input_injection)
+        q = self.loops_per_digit
+        if isinstance(q, bool) or not isinstance(q, (int, float)) or not math.isfinite(q) or q < 0:
+            raise ConfigError(f"{own}.loops_per_digit must be a finite number >= 0 (passes per operand digit), "
+                              f"got {q!r}")
+        if self.input_injection and self.loops == 1 and q == 0:
+            raise ConfigError("input_injection=True adds the input back before each pass after the first; with "
+                              "loops=1 and loops_per_digit=0 there is none (set loops > 1 or loops_per_digit > 0)")
+
+    @property
+    def looped(self) -> bool:
+        """True when the block stack is applied more than once (or a number of times that grows with the input)."""
+        return self.loops > 1 or self.loops_per_digit > 0
+
+    def loops_for(self, digits: int) -> int:
+        """Passes through the block stack for a problem whose longest operand has ``digits`` digits."""
+        return max(self.loops, math.ceil(self.loops_per_digit * digits))
 
     def _check_position_channels(self) -> None:
         """Several ID channels (Cho et al.'s 2-D coupling) are summed from one learned table each, or ignored

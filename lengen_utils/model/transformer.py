@@ -2,7 +2,10 @@
 
 Pre-norm blocks: ``x + Attn(Norm(x))`` then ``x + MLP(Norm(x))``; a final norm and a linear read-out
 over the vocabulary. Inputs are token IDs plus position IDs (and, for UPE, the multiplier slots), so
-the same model serves APE, coupling, Abacus and the relative encodings. ``cache=`` (a
+the same model serves APE, coupling, Abacus and the relative encodings. A looped model
+(``ModelConfig.loops``, ``loops_per_digit``) runs the block stack several times with shared weights; a pass
+``t`` of layer ``i`` is the ``t * n_layers + i``-th layer for the KV cache, so cached, blocked and full passes
+see the same keys. ``cache=`` (a
 :class:`~lengen_utils.model.cache.KVCache`) runs a decoder incrementally, a few positions at a time.
 
 Input checks (token range, position-table range, right padding of a decoder) read tensor values,
@@ -69,6 +72,21 @@ class Transformer(nn.Module):
         self.norm = _norm(cfg)
         self.head = nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)
 
+    def _passes(self, digits: torch.Tensor | None, shape: tuple[int, int]) -> tuple[int, torch.Tensor | None]:
+        """Passes through the block stack, and ``[B, passes]`` (row still running) when rows differ."""
+        if self.cfg.loops_per_digit == 0:
+            return self.cfg.loops, None
+        if digits is None:
+            raise ValueError(f"this model's loops grow with the operand length (loops_per_digit="
+                             f"{self.cfg.loops_per_digit}); pass digits=[B, T] (Batch.model_inputs() has them)")
+        if tuple(digits.shape) != shape:
+            raise ValueError(f"digits {tuple(digits.shape)} should have the tokens' shape {shape} (each position "
+                             f"holds its row's longest operand)")
+        per_row = torch.clamp(torch.ceil(digits.amax(1).to(torch.float64) * self.cfg.loops_per_digit),
+                              min=self.cfg.loops)
+        passes = int(per_row.max())
+        return passes, per_row[:, None] > torch.arange(passes, device=digits.device)[None, :]
+
     @property
     def device(self) -> torch.device:
         return self.embed.weight.device
@@ -106,13 +124,17 @@ class Transformer(nn.Module):
 
     def forward(self, tokens: torch.Tensor, position_ids: torch.Tensor, key_padding: torch.Tensor | None = None,
                 uniform_slots: torch.Tensor | None = None, return_attention: bool = False,
-                cache: KVCache | None = None, number_ids: torch.Tensor | None = None):
+                cache: KVCache | None = None, number_ids: torch.Tensor | None = None,
+                digits: torch.Tensor | None = None):
         """Logits ``[B, T, vocab]`` for every position; with ``return_attention`` also a list of
         ``[B, H, T, Tk]`` weights. With ``cache`` (decoder only) the inputs are the next ``T``
         positions after those already in the cache, and the logits are theirs. ``number_ids`` (frame IDs of
         the encoder format, 0 for text) feed the arithmetic heads, if any (Sabbaghi Section 3.3).
         ``position_ids`` and ``uniform_slots`` may have a single row that every sequence shares (evaluation
-        at a fixed start): the attention biases are then built once for the batch, not once per row."""
+        at a fixed start): the attention biases are then built once for the batch, not once per row.
+        ``digits`` ``[B, T]`` (at every position, its row's longest operand; sliced like the tokens, so a cached or
+        blocked pass sees the same value) sets a looped model's passes when ``loops_per_digit > 0``: a row stops
+        changing after its own :meth:`~.config.ModelConfig.loops_for` passes."""
         channels = self.cfg.position_channels
         expected = tuple(tokens.shape) if channels == 1 else (*tokens.shape, channels)
         shape = tuple(position_ids.shape)
@@ -128,10 +150,15 @@ class Transformer(nn.Module):
         x = self.embed(tokens)
         if self.position is not None:
             x = x + self.position(position_ids).to(x.dtype)
-        weights = []
-        for i, block in enumerate(self.blocks):
-            x, w = block(x, position_ids, key_padding, uniform_slots, return_attention, cache, i, number_ids)
-            weights.append(w)
+        passes, active = self._passes(digits, tuple(tokens.shape))
+        embedded, weights, depth = x, [], len(self.blocks)
+        for t in range(passes):
+            h = x + embedded if t and self.cfg.input_injection else x
+            for i, block in enumerate(self.blocks):
+                h, w = block(h, position_ids, key_padding, uniform_slots, return_attention, cache, t * depth + i,
+                             number_ids)
+                weights.append(w)
+            x = h if active is None else torch.where(active[:, t, None, None], h, x)   # finished rows keep x
         if cache is not None:
             cache.advance()
         logits = self.head(self.norm(x))

@@ -34,13 +34,14 @@ def right_key_weight(margin: float, n: int, length_scale: float | None = None) -
     return 1.0 / (1.0 + (n - 1) * math.exp(-gap))
 
 
-def dilution_rows(margin: float, contexts: tuple[int, ...], length_scale: float) -> list[dict]:
-    """:func:`right_key_weight` with and without the scalable softmax, one row per context size; the margin of the
-    scaled softmax is chosen so that both give the same weight at the first (training) context."""
+def dilution_rows(margin: float, contexts: tuple[int, ...], length_scale: float) -> dict[str, dict[str, float]]:
+    """The right key's weight (:func:`right_key_weight`) with and without the scalable softmax, one row per
+    context size, ``{"140 keys": {"softmax": w, "scalable softmax": w'}}``; the scaled margin is chosen so that both
+    give the same weight at the first (training) context."""
     train = contexts[0]
     scaled_margin = margin / (length_scale * math.log(train))
-    return [{"keys": n, "plain": right_key_weight(margin, n),
-             "scalable softmax": right_key_weight(scaled_margin, n, length_scale)} for n in contexts]
+    return {f"{n:,} keys": {"softmax": right_key_weight(margin, n),
+                            "scalable softmax": right_key_weight(scaled_margin, n, length_scale)} for n in contexts}
 
 
 def boards() -> tuple[dict, dict]:

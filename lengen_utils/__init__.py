@@ -19,7 +19,8 @@ from .formats import FORMATS, Example, FormatError, decode_answer, encode, rende
 from .model import ENCODINGS, ConfigError, ModelConfig, Transformer
 from .positions import PositionRangeError, PositionScheme, abacus_ids, consecutive_ids, coupled_ids
 from .problems import Problem, ProblemError, sample_balanced, sample_exact_length, sample_uniform
-from .tasks import Task, TaskConfig
+from .task_config import TaskConfig
+from .tasks import Task
 from .train import TrainConfig, fit
 
 __all__ = [

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from .formats import BLANK, TOKEN_ID, VOCAB, get_format
 from .model import ConfigError, ModelConfig
-from .tasks import TaskConfig
+from .task_config import TaskConfig
 
 __all__ = ["check_compatible"]
 

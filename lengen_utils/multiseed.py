@@ -44,7 +44,9 @@ from .constants import IGNORE_INDEX
 from .device import autocast, device_problem, pick_device, set_cpu_threads
 from .model import ModelConfig, Transformer
 from .compatibility import check_compatible
-from .tasks import ConfigError, Task, TaskConfig, check_int
+from .config_checks import ConfigError, check_int
+from .task_config import TaskConfig
+from .tasks import Task
 from .train import TrainConfig, TrainResult, fit, lr_at
 
 

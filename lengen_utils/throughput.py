@@ -34,7 +34,8 @@ from .device import autocast, device_problem, pick_device, set_cpu_threads
 from .evaluate import evaluate_lengths
 from .model import ModelConfig, Transformer
 from .multiseed import FLAGSHIP_MODEL, FLAGSHIP_TASK
-from .tasks import Task, TaskConfig
+from .task_config import TaskConfig
+from .tasks import Task
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,11 @@ import torch.nn.functional as F
 
 from .checkpoint import CheckpointError, error_summary, load_training_state, save_training_state
 from .compatibility import check_compatible
+from .config_checks import ConfigError, check_bool, check_int, config_from_dict
 from .constants import IGNORE_INDEX
 from .device import autocast, seed_everything
 from .model import Transformer
-from .tasks import ConfigError, Task, check_bool, check_int, config_from_dict
+from .tasks import Task
 
 
 @dataclass(frozen=True)

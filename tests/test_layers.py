@@ -18,12 +18,12 @@ ROOT = Path(__file__).resolve().parent.parent / PACKAGE
 
 # top-level module (or sub-package) of lengen_utils -> layer; a new module must be placed here
 LAYERS: dict[str, int] = {
-    "constants": 0, "device": 0, "claims": 0,
+    "constants": 0, "device": 0, "claims": 0, "config_checks": 0,
     "problems": 1, "carries": 1, "complexity_sampling": 1, "addition_steps": 1, "curriculum": 1,
     "boards": 1, "board_format": 2, "positions2d": 2,  # minesweeper (Cho et al. Section 6.2)
     "formats": 2, "positions": 2,
     "text_filler": 2, "spaces": 2,
-    "tasks": 3,
+    "tasks": 3, "task_config": 3, "batches": 3,
     "model": 4, "checkpoint": 4,
     "train": 5, "evaluate": 5, "compatibility": 5, "multiseed": 5,
     "complexity": 6, "theory": 6, "constructions": 6, "interpret": 6, "generalization": 6,

@@ -35,7 +35,8 @@ from ..model import Transformer, greedy_decode
 from ..model.blocked import QUERY_BLOCK, blocked_forward, rows_within_budget, shared_rows
 from ..boards import Board
 from ..problems import Problem
-from ..tasks import Batch, Task
+from ..batches import Batch
+from ..tasks import Task
 
 __all__ = [
     "EvaluationError", "LengthResult", "teacher_forced_predictions", "greedy_predictions", "score",

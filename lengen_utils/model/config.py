@@ -4,8 +4,9 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
+from ..config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict
 from ..formats import ARITHMETIC_VOCAB
-from ..tasks import DEFAULT_MAX_POSITION, ConfigError, check_bool, check_choice, check_int, config_from_dict
+from ..task_config import DEFAULT_MAX_POSITION
 
 ENCODINGS = ("none", "learned", "sinusoidal", "rpe", "upe", "rope", "alibi")
 NORMS = ("layernorm", "rmsnorm", "none")

@@ -19,7 +19,8 @@ from ..constants import EVAL_SEED, __version__
 from ..device import set_cpu_threads
 from ..evaluate import evaluate_lengths
 from ..model import ModelConfig, Transformer
-from ..tasks import Task, TaskConfig
+from ..task_config import TaskConfig
+from ..tasks import Task
 from ..train import TrainConfig, TrainResult, fit
 from .catalog import catalog, entry
 from .entry import ZooEntry, ZooError

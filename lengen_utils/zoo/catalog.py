@@ -8,7 +8,7 @@ manifest that no longer matches.
 from __future__ import annotations
 
 from ..model import ModelConfig
-from ..tasks import TaskConfig
+from ..task_config import TaskConfig
 from ..train import TrainConfig
 from .entry import ZooEntry
 from dataclasses import replace

@@ -29,7 +29,7 @@ Departures from the paper, and why:
 from __future__ import annotations
 
 from ..model import ModelConfig
-from ..tasks import TaskConfig
+from ..task_config import TaskConfig
 from ..train import TrainConfig
 from .entry import ZooEntry
 from .registry import register

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ..formats import VOCAB
 from ..model import ModelConfig
-from ..tasks import TaskConfig
+from ..task_config import TaskConfig
 from ..text_filler import filled_length
 from ..train import TrainConfig
 from .entry import ZooEntry

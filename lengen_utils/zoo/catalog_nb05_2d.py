@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ..formats import TOKEN_ID
 from ..model import ModelConfig
-from ..tasks import TaskConfig
+from ..task_config import TaskConfig
 from ..train import TrainConfig
 from .entry import ZooEntry
 from .registry import register

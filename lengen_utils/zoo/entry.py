@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import torch
 
 from ..model import ModelConfig, Transformer
-from ..tasks import TaskConfig
+from ..task_config import TaskConfig
 from ..train import TrainConfig
 
 

@@ -21,7 +21,8 @@ from dataclasses import replace
 
 from ..model import ModelConfig
 from ..positions import PositionScheme
-from ..tasks import Task, TaskConfig
+from ..task_config import TaskConfig
+from ..tasks import Task
 from ..train import TrainConfig
 from .entry import ZooEntry
 

@@ -1,0 +1,83 @@
+"""Model-ready tensors: :class:`Batch` and :func:`collate`, which right-pads encoded examples into one.
+
+A batch holds the tokens, the targets (``IGNORE_INDEX`` where nothing is supervised), the position IDs
+(one channel, or (row, column) for boards), the padding mask and the optional inputs some models read
+(uniform slots, frame IDs, each row's operand length). :class:`~lengen_utils.tasks.Task` builds them;
+the model, training and evaluation read them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from . import problems as P
+from .constants import IGNORE_INDEX
+from .formats import FILL_ID, Example, tokens_to_ids
+from .positions import uniform_slots
+
+
+@dataclass
+class Batch:
+    """Padded tensors for a list of examples. ``targets`` holds ``IGNORE_INDEX`` where nothing is supervised."""
+
+    tokens: torch.Tensor
+    targets: torch.Tensor
+    position_ids: torch.Tensor
+    key_padding: torch.Tensor
+    uniform_slots: torch.Tensor | None
+    examples: list[Example]
+    number_ids: torch.Tensor | None = None   # encoder format: frame IDs, 0 for text (text_filler.frame_ids)
+    digits: torch.Tensor | None = None       # [B, T] the row's longest operand (board side): a looped model's loops
+
+    def to(self, device: torch.device | str) -> "Batch":
+        move = lambda t: None if t is None else t.to(device, non_blocking=True)  # noqa: E731
+        return Batch(move(self.tokens), move(self.targets), move(self.position_ids), move(self.key_padding),
+                     move(self.uniform_slots), self.examples, number_ids=move(self.number_ids),
+                     digits=move(self.digits))
+
+    def model_inputs(self) -> dict:
+        return {"tokens": self.tokens, "position_ids": self.position_ids, "key_padding": self.key_padding,
+                "uniform_slots": self.uniform_slots,
+                **({} if self.number_ids is None else {"number_ids": self.number_ids}),
+                **({} if self.digits is None else {"digits": self.digits})}
+
+
+def problem_digits(problem) -> int:
+    """The size a looped model scales its loops with: the longest operand's digits (a board's longer side)."""
+    if isinstance(problem, P.Problem):
+        return max(P.num_digits(problem.a), P.num_digits(problem.b))
+    return max(problem.width, problem.height)
+
+
+def collate(examples: list[Example], position_ids: list[list[int]], with_slots: bool = False) -> Batch:
+    """Right-pad examples into one :class:`Batch`; padding is excluded from attention and the loss."""
+    T = max(len(e) for e in examples)
+    B = len(examples)
+    tokens = torch.full((B, T), FILL_ID, dtype=torch.long)
+    targets = torch.full((B, T), IGNORE_INDEX, dtype=torch.long)
+    first = position_ids[0][0] if position_ids and position_ids[0] else 0
+    channels = () if isinstance(first, (int, np.integer)) else (len(first),)   # (row, column) IDs: [B, T, 2]
+    pos = torch.zeros((B, T, *channels), dtype=torch.long)
+    keep = torch.zeros((B, T), dtype=torch.bool)
+    slots = torch.zeros((B, T), dtype=torch.long) if with_slots else None
+    for b, (ex, ids) in enumerate(zip(examples, position_ids)):
+        n = len(ex)
+        tokens[b, :n] = torch.tensor(tokens_to_ids(ex.tokens))
+        sup = ex.supervised
+        targets[b, sup] = torch.tensor(tokens_to_ids(ex.targets[i] for i in sup))
+        pos[b, :n] = torch.tensor(ids)
+        keep[b, :n] = True
+        if slots is not None:
+            slots[b, :n] = torch.tensor(uniform_slots(ex))
+    digits = torch.tensor([problem_digits(e.problem) for e in examples], dtype=torch.long)[:, None].expand(B, T)
+    return Batch(tokens, targets, pos, keep, slots, examples, digits=digits)
+
+
+def concat_examples(group: list[Example]) -> Example:
+    """One training sequence made of several examples (``problem`` and ``answer_width`` of the first)."""
+    first = group[0]
+    cat = lambda name: tuple(x for e in group for x in getattr(e, name))  # noqa: E731
+    return Example(cat("tokens"), cat("targets"), cat("roles"), cat("significance"), first.problem,
+                   first.format_name, first.causal, first.answer_width)

@@ -41,6 +41,49 @@ def _time_range(seconds: list[float]) -> str:
     return low if low == high else f"{low} to {high}"
 
 
+def check_ids(example, ids, board) -> None:
+    """Cho's 2-D IDs at evaluation: every input cell shares both IDs with its answer cell, ``=`` gets (1, 1) and
+    ``$`` (0, 0); and the answer board counts the mines around each cell."""
+    eq = example.tokens.index("=")
+    claim(list(ids[1:eq]) == list(ids[eq + 1:-1]), "every input cell should share its (row, column) IDs with its "
+          "answer cell", f"input {list(ids[1:eq])}, answer {list(ids[eq + 1:-1])}",
+          "Without that coupling the answer cell cannot find its own cell at any width.")
+    claim(tuple(ids[eq]) == (1, 1) and tuple(ids[0]) == (0, 0), "`=` should get (1, 1) at the evaluation start and "
+          "`$` (0, 0)", f"{ids[eq]} and {ids[0]}")
+    for r, row in enumerate(board.cells):
+        for c, cell in enumerate(row):
+            around = sum(board.cells[i][j] == "M" for i in range(max(r - 1, 0), min(r + 2, board.height))
+                         for j in range(max(c - 1, 0), min(c + 2, board.width)) if (i, j) != (r, c))
+            want = "M" if cell == "M" else str(around)
+            claim(board.answer[r][c] == want, f"the answer cell ({r}, {c}) should be {want}", board.answer[r][c])
+
+
+def id_grid(board, ids) -> dict[str, dict[str, str]]:
+    """The board in 2-D for a table: each cell "input → answer" under its (row ID, column ID)."""
+    w = board.width
+    return {f"row ID {ids[1 + r * w][0]}": {f"column ID {ids[1 + c][1]}": f"{board.cells[r][c]} → {board.answer[r][c]}"
+                                           for c in range(w)} for r in range(board.height)}
+
+
+def id_rows(example, channels: dict[str, list]) -> tuple[dict[str, list[str]], dict[str, list]]:
+    """``(rows, colours)`` for :func:`lengen_utils.plots.token_table`: the tokens, then the row and the column ID
+    of each token under every named assignment (``channels[name]`` = one (row, column) pair per token)."""
+    rows = {"token": list(example.tokens)}
+    for name, ids in channels.items():
+        rows[f"row ID, {name}"] = [str(i[0]) for i in ids]
+        rows[f"column ID, {name}"] = [str(i[1]) for i in ids]
+    colours = {"token": list(example.roles), **{k: [int(v) for v in vals] for k, vals in rows.items() if k != "token"}}
+    return rows, colours
+
+
+def starts_text(train_ids, example, max_position: int) -> str:
+    """The two starts of one training draw (the IDs of ``=``), drawn independently per channel."""
+    r, c = train_ids[example.tokens.index("=")]
+    return render_md(
+        "In this training draw the row IDs start at {r} and the column IDs at {c}: the two starts are drawn "
+        "independently, each in 1..`max_position` − side (`max_position` = {mp}).", r=r, c=c, mp=max_position)
+
+
 def cho_recipe_text(board: dict) -> str:
     """What the paper's recipe at our scale learns, and where it stops (from the leaderboard)."""
     method = board["methods"][CHO]
@@ -153,5 +196,5 @@ def bias_neighbourhood(model) -> np.ndarray:
     return np.stack(tables)
 
 
-__all__ = ["PAPER_FIGURE10", "LABELS", "boards", "target_widths", "cho_recipe_text", "row_start_text",
+__all__ = ["check_ids", "id_grid", "id_rows", "starts_text", "PAPER_FIGURE10", "LABELS", "boards", "target_widths", "cho_recipe_text", "row_start_text",
            "check_row_start", "check_cho_recipe", "ours_text", "check_next_cell", "bias_neighbourhood"]

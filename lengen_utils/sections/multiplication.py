@@ -94,4 +94,22 @@ def ours_text(board: dict) -> str:
         o_k=one["lengths"][k]["median"])
 
 
-__all__ = ["check_ours", "ours_text", "LABELS", "OURS", "cho_boards", "ours_board", "check_cho_recipe", "cho_text"]
+def check_ids(example, ids) -> None:
+    """Coupled IDs of N x 2: the units digits of the multiplicand, the (padded) multiplier and the product share
+    one ID, and so do the tens digits."""
+    units = [ids[i] for i in range(len(example.tokens)) if example.significance[i] == 0]
+    tens = [ids[i] for i in range(len(example.tokens)) if example.significance[i] == 1]
+    claim(len(set(units)) == 1 and len(units) == 3, "the three units digits (multiplicand, multiplier, product) "
+          "should share one ID", f"IDs {units}")
+    claim(len(set(tens)) == 1 and len(tens) == 3, "the three tens digits should share one ID", f"IDs {tens}")
+
+
+def summary(live: dict[str, dict[str, float]]) -> str:
+    """The notebook summary's bullet on the paper's recipe at our scale (live, seed 0 of each run)."""
+    return render_md(
+        "* **N × 2 multiplication** (Cho Section 6.1): one layer fails even on the trained lengths, as in the "
+        "paper, and\n  so do two layers at our budget (best exact match at 10 digits: {m10:pct}); a model that "
+        "fails in\n  distribution has no generalizable length.", m10=max(r["EM 10"] for r in live.values()))
+
+
+__all__ = ["check_ids", "summary", "check_ours", "ours_text", "LABELS", "OURS", "cho_boards", "ours_board", "check_cho_recipe", "cho_text"]

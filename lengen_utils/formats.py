@@ -19,97 +19,18 @@ answer digit, the step that produces it: the aligned digit pair and the carry in
 :mod:`~lengen_utils.addition_steps`), four supervised tokens per column. ``cho_align``, ``cho_modsum`` and
 ``cho_carries`` ask for one sub-task of addition instead of the sum. All four keep Cho's prompt.
 
-(A little over the course's 300-line guide: the formats share one vocabulary and one ``encode``
-switch, and their input checks sit beside it; splitting would scatter one concept.)
+The vocabulary lives in :mod:`.vocab`, the :class:`~lengen_utils.example.Example` record and the reading
+of an answer in :mod:`.example`; their names are re-exported here.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from .addition_steps import TARGETS, column_outputs, columns
-from .boards import MINE
+from .example import Example, decode_answer, render_columns
 from .problems import Problem, ProblemError, num_digits
-
-DIGITS = tuple("0123456789")
-FILL = "<fill>"   # batch padding: never seen by the loss, never a model output
-PAD = "pad"       # Sabbaghi's pad symbol: a real token of the encoder format
-BOS_EOS = "$"
-N_HINTS = 64      # index-hint tokens h0..h63 (Zhou et al. 2024, shown as letters a, b, c, ...)
-HINTS = tuple(f"h{i}" for i in range(N_HINTS))
-ARITHMETIC_VOCAB: tuple[str, ...] = (FILL, *DIGITS, "+", "*", "=", BOS_EOS, PAD, *HINTS)
-BOARD_TOKENS = (MINE,)  # Cho et al. Section 6.2: 'M' marks a mine ('*', an empty cell, is already a token)
-# filler words around the numbers (Sabbaghi Section 3.3, lengen_utils.text_filler)
-TEXT_TOKENS: tuple[str, ...] = ("the", "sum", "of", "and", "is", "what", "so", "then")
-# a blank between operand digits (random spaces, Shen et al. 2023; lengen_utils.spaces)
-BLANK = "␣"
-SPACE_TOKENS: tuple[str, ...] = (BLANK,)
-# new tokens go at the end, so every older token keeps its ID (and older checkpoints their meaning)
-VOCAB: tuple[str, ...] = (*ARITHMETIC_VOCAB, *BOARD_TOKENS, *TEXT_TOKENS, *SPACE_TOKENS)
-TOKEN_ID = {tok: i for i, tok in enumerate(VOCAB)}
-FILL_ID = TOKEN_ID[FILL]
-
-
-class FormatError(ValueError):
-    """A problem that does not fit the chosen format (too many digits for the frame, unknown name...)."""
-
-
-@dataclass(frozen=True)
-class Example:
-    """One problem written in one format.
-
-    ``targets[i]`` is what the model must output at position i (``None``: unsupervised).
-    ``roles[i]`` is one of ``bos, a, op, b, eq, answer, eos, hint`` (and ``pair_a, pair_b, carry`` for the
-    scratchpad's steps, ``blank`` for a random space); ``significance[i]`` is the power of ten a digit (or a
-    Sabbaghi ``pad``, an index hint, a scratchpad step's token) stands for, else ``None``.
-    """
-
-    tokens: tuple[str, ...]
-    targets: tuple[str | None, ...]
-    roles: tuple[str, ...]
-    significance: tuple[int | None, ...]
-    problem: Problem
-    format_name: str
-    causal: bool
-    answer_width: int
-
-    def __len__(self) -> int:
-        return len(self.tokens)
-
-    @property
-    def supervised(self) -> list[int]:
-        return [i for i, t in enumerate(self.targets) if t is not None]
-
-    @property
-    def target_significance(self) -> list[int | None]:
-        """Per supervised position, the power of ten of the answer digit produced there (None: ``$``)."""
-        if self.causal:
-            return [self.significance[i + 1] if self.roles[i + 1] == "answer" else None for i in self.supervised]
-        n = len(self.supervised)   # the answer block, read right to left (text may follow it: text_filler)
-        return [n - 1 - k for k in range(n)]
-
-    def text(self) -> str:
-        """The sequence as a compact string, e.g. ``$653+049=2070$``."""
-        return render(self.tokens)
-
-
-def render(tokens) -> str:
-    """Join tokens into a readable string: hints become letters, ``pad`` becomes ``·``."""
-    out = []
-    for tok in tokens:
-        if tok is None:
-            out.append("_")
-        elif tok.startswith("h") and tok[1:].isdigit():
-            k = int(tok[1:])
-            out.append(chr(ord("a") + k) if k < 26 else f"<{tok}>")
-        elif tok == PAD:
-            out.append("·")
-        elif tok == FILL:
-            out.append("")
-        elif tok in TEXT_TOKENS:   # filler words stand apart: "the ··12+·345 so"
-            out.append(f" {tok} ")
-        else:
-            out.append(tok)
-    return " ".join("".join(out).split())
+from .vocab import (ARITHMETIC_VOCAB, BLANK, BOARD_TOKENS, BOS_EOS, DIGITS, FILL, FILL_ID, HINTS, N_HINTS, PAD,
+                    SPACE_TOKENS, TEXT_TOKENS, TOKEN_ID, VOCAB, FormatError, ids_to_tokens, render, tokens_to_ids)
 
 
 @dataclass(frozen=True)
@@ -144,6 +65,12 @@ FORMATS: dict[str, FormatSpec] = {spec.name: spec for spec in (
     FormatSpec("cho_hints", reverse_answer=True, zero_pad=True, bos_eos=True, index_hints=True,
                description="$a0b6c5d3+a0b0c4d9=d2c0b7a0$: Cho's format with index hints, their index-hinting "
                            "baseline (Cho et al. Section 4.1)"),
+    FormatSpec("sabbaghi", layout="encoder",
+               description="fixed frame of l positions per operand, pad tokens on the left (Sabbaghi eq. 3.1/3.2)"),
+)}
+#: Notebook 08's formats, kept apart from :data:`FORMATS` (whose formats write any problem): they write the
+#: column steps of an addition (:mod:`~lengen_utils.addition_steps`), with Cho's prompt.
+COLUMN_FORMATS: dict[str, FormatSpec] = {spec.name: spec for spec in (
     FormatSpec("cho_scratchpad", reverse_answer=True, zero_pad=True, bos_eos=True, scratchpad=True,
                description="$653+049=3902541060170000$: Cho's format, each answer digit after its step: the "
                            "aligned pair and the carry in (3 9 0 -> 2, 5 4 1 -> 0, 6 0 1 -> 7, 0 0 0 -> 0)"),
@@ -153,15 +80,14 @@ FORMATS: dict[str, FormatSpec] = {spec.name: spec for spec in (
                description="$653+049=2960$: sub-task modular digit-wise addition (no carries), units first"),
     FormatSpec("cho_carries", reverse_answer=True, zero_pad=True, bos_eos=True, target="carries",
                description="$653+049=0110$: sub-task carries, the carry into each column, units first"),
-    FormatSpec("sabbaghi", layout="encoder",
-               description="fixed frame of l positions per operand, pad tokens on the left (Sabbaghi eq. 3.1/3.2)"),
 )}
+ALL_FORMATS: dict[str, FormatSpec] = {**FORMATS, **COLUMN_FORMATS}
 
 
 def get_format(name: str) -> FormatSpec:
-    if not isinstance(name, str) or name not in FORMATS:
-        raise FormatError(f"unknown format {name!r}; choose one of {sorted(FORMATS)}")
-    return FORMATS[name]
+    if not isinstance(name, str) or name not in ALL_FORMATS:
+        raise FormatError(f"unknown format {name!r}; choose one of {sorted(ALL_FORMATS)}")
+    return ALL_FORMATS[name]
 
 
 def _check_whole(name: str, value, minimum: int, optional: bool = True) -> None:
@@ -329,68 +255,10 @@ def sigma_indices(example: Example, i: int) -> list[int]:
     return sorted(T - r for r in sabbaghi_sigma(i, (T - 1) // 2))
 
 
-def decode_answer(example: Example, predicted: list[str] | None = None) -> int:
-    """Read the answer back from the supervised positions (the example's own targets by default).
-
-    ``predicted[i]`` is what a model produced at position i; the function undoes reversal, padding
-    and the ``$`` terminator. A malformed prediction raises :class:`FormatError`.
-    """
-    source = example.targets if predicted is None else predicted
-    if len(source) != len(example):
-        raise FormatError(f"predicted has {len(source)} symbols; the example has {len(example)} positions")
-    symbols = [source[i] for i in example.supervised]
-    if example.causal:
-        if example.tokens[-1] == BOS_EOS:
-            if symbols[-1] != BOS_EOS:
-                raise FormatError(f"the answer should end with {BOS_EOS!r}, got {symbols[-1]!r}")
-            symbols = symbols[:-1]
-        # the answer digits, most significant first (a column's digits keep their order)
-        sig = [example.significance[i + 1] for i in example.supervised if i + 1 < len(example)]
-        found = [(s, k, d) for k, (d, role, s) in enumerate(zip(symbols, _answer_roles(example), sig))
-                 if role == "answer"]
-        digits = [d for _s, _k, d in sorted(found, key=lambda t: (-t[0], t[1]))]
-    else:
-        digits = [s for s in symbols if s != PAD]
-    if not digits or not all(d in DIGITS for d in digits):
-        raise FormatError(f"not a number: {render(symbols)!r}")
-    return int("".join(digits))
-
-
-def render_columns(example: Example) -> str:
-    """Like :func:`render`, with the output split into its columns (one per significance) by spaces:
-    ``$653+049= 3902 5410 6017 0000 $`` for the scratchpad (pair, carry in, answer digit)."""
-    parts, last = [], None
-    for i, tok in enumerate(example.tokens):
-        s = example.significance[i] if example.roles[i] not in ("a", "b", "hint") else None
-        if (s is not None and s != last) or example.roles[i] == "eos":
-            parts.append(" ")
-        last = s if s is not None else last
-        parts.append(render([tok]))
-    return "".join(parts)
-
-
-def _answer_roles(example: Example) -> list[str]:
-    # the role of the token each supervised position predicts (the next token)
-    return [example.roles[i + 1] for i in example.supervised if i + 1 < len(example.roles)]
-
-
-def tokens_to_ids(tokens) -> list[int]:
-    try:
-        return [TOKEN_ID[t] for t in tokens]
-    except KeyError as err:
-        raise FormatError(f"unknown token {err.args[0]!r}") from None
-
-
-def ids_to_tokens(ids) -> list[str]:
-    ids = [int(i) for i in ids]
-    if any(not 0 <= i < len(VOCAB) for i in ids):
-        raise FormatError(f"token ids {ids} go outside the vocabulary (ids 0..{len(VOCAB) - 1})")
-    return [VOCAB[i] for i in ids]
-
-
 __all__ = [
-    "VOCAB", "TEXT_TOKENS", "BLANK", "SPACE_TOKENS", "TARGETS", "TOKEN_ID", "FILL", "FILL_ID", "PAD", "BOS_EOS", "HINTS", "FORMATS",
+    "VOCAB", "TEXT_TOKENS", "BLANK", "SPACE_TOKENS", "TARGETS", "TOKEN_ID", "COLUMN_FORMATS", "ALL_FORMATS", "FILL", "FILL_ID", "PAD", "BOS_EOS", "HINTS", "FORMATS",
     "FormatSpec", "Example",
     "FormatError", "ProblemError", "encode", "decode_answer", "get_format", "answer_width", "render",
     "tokens_to_ids", "ids_to_tokens", "sabbaghi_sigma", "sigma_indices", "render_columns",
+    "ARITHMETIC_VOCAB", "BOARD_TOKENS", "DIGITS", "N_HINTS",
 ]

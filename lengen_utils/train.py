@@ -96,7 +96,7 @@ def lr_at(step: int, cfg: TrainConfig) -> float:
 
 
 def loss_on(model: Transformer, batch) -> torch.Tensor:
-    logits = model(**batch.model_inputs())
+    logits = model(**batch.model_inputs(digits=model.cfg.reads_digits))
     return F.cross_entropy(logits.float().flatten(0, 1), batch.targets.flatten(), ignore_index=IGNORE_INDEX)
 
 

@@ -149,11 +149,11 @@ def test_resumed_loss_log_equals_an_uninterrupted_run(tmp_path):
     class CrashingTask(Task):
         calls = 0
 
-        def train_batch(self, rng, batch_size):
+        def train_batch(self, rng, batch_size, progress=None):
             CrashingTask.calls += 1
             if CrashingTask.calls == 6:      # dies drawing step 6's batch: last save after step 4, mid-window
                 raise Crash
-            return super().train_batch(rng, batch_size)
+            return super().train_batch(rng, batch_size, progress)
 
     state = tmp_path / "state.pt"
     with pytest.raises(Crash):

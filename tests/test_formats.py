@@ -51,8 +51,7 @@ operands = st.integers(min_value=0, max_value=10**30)
 
 
 @settings(max_examples=200, deadline=None)
-@given(a=operands, b=operands, name=st.sampled_from(sorted(n for n in FORMATS if n not in ("sabbaghi", "index_hints", "cho_hints")
-                                                            and FORMATS[n].target == "sum")))
+@given(a=operands, b=operands, name=st.sampled_from(sorted(n for n in FORMATS if n not in ("sabbaghi", "index_hints", "cho_hints"))))
 def test_round_trip_addition(a, b, name):
     ex = encode(Problem(a, b), name)
     assert decode_answer(ex) == a + b

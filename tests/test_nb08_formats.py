@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from lengen_utils.addition_steps import TARGETS, columns, target_value
 from lengen_utils.compatibility import check_compatible
-from lengen_utils.formats import BLANK, FORMATS, TOKEN_ID, VOCAB, FormatError, decode_answer, encode, render_columns
+from lengen_utils.formats import BLANK, COLUMN_FORMATS, FORMATS, TOKEN_ID, VOCAB, FormatError, decode_answer, encode, render_columns
 from lengen_utils.model import ModelConfig
 from lengen_utils.positions import PositionScheme
 from lengen_utils.problems import Problem
@@ -174,5 +174,7 @@ def test_model_vocabulary_must_hold_the_blank():
 
 
 def test_every_column_format_is_registered_with_its_target():
-    assert {FORMATS[n].target for n in SUBTASKS.values()} == set(SUBTASKS)
-    assert FORMATS["cho_scratchpad"].scratchpad and FORMATS["cho_scratchpad"].target == "sum"
+    assert {COLUMN_FORMATS[n].target for n in SUBTASKS.values()} == set(SUBTASKS)
+    assert COLUMN_FORMATS["cho_scratchpad"].scratchpad and COLUMN_FORMATS["cho_scratchpad"].target == "sum"
+    assert not set(COLUMN_FORMATS) & set(FORMATS)          # the formats of any problem stay as they were
+    assert all(not spec.column_output for spec in FORMATS.values())

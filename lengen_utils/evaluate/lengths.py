@@ -27,16 +27,17 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 import torch
 
+from ..batches import Batch
 from ..compatibility import check_compatible
 from ..constants import EVAL_SEED, IGNORE_INDEX
 from ..device import autocast
-from ..formats import FormatError, decode_answer, ids_to_tokens
+from ..example import decode_answer
 from ..model import Transformer, greedy_decode
 from ..model.blocked import QUERY_BLOCK, blocked_forward, rows_within_budget, shared_rows
 from ..boards import Board
 from ..problems import Problem
-from ..batches import Batch
 from ..tasks import Task
+from ..vocab import FormatError, ids_to_tokens
 
 __all__ = [
     "EvaluationError", "LengthResult", "teacher_forced_predictions", "greedy_predictions", "score",
@@ -113,6 +114,11 @@ def eval_batches(model: Transformer, task: Task, problems: Sequence[Problem], ba
             yield with_shared_positions(part).to(model.device)
 
 
+def _digits(model: Transformer, batch: Batch) -> torch.Tensor | None:
+    """Each row's operand length, for a model whose loops grow with it (else ``None``)."""
+    return batch.digits if model.cfg.reads_digits else None
+
+
 @torch.no_grad()
 def teacher_forced_predictions(model: Transformer, batch: Batch) -> torch.Tensor:
     """Argmax token at every position of the true sequence, ``[B, T]``; a decoder reads a sequence longer
@@ -122,9 +128,9 @@ def teacher_forced_predictions(model: Transformer, batch: Batch) -> torch.Tensor
     with autocast(model.device):
         if model.cfg.causal and batch.number_ids is None and batch.tokens.shape[1] > QUERY_BLOCK:
             logits = blocked_forward(model, batch.tokens, batch.position_ids, batch.key_padding,
-                                     batch.uniform_slots, block=QUERY_BLOCK, digits=batch.digits)
+                                     batch.uniform_slots, block=QUERY_BLOCK, digits=_digits(model, batch))
         else:
-            logits = model(**batch.model_inputs())
+            logits = model(**batch.model_inputs(digits=model.cfg.reads_digits))
     return logits.argmax(-1)
 
 
@@ -142,7 +148,7 @@ def greedy_predictions(model: Transformer, batch: Batch) -> torch.Tensor:
     batch = with_shared_positions(batch)
     with autocast(model.device):
         return greedy_decode(model, batch.tokens, batch.position_ids, batch.targets != IGNORE_INDEX,
-                             batch.key_padding, batch.uniform_slots, block=QUERY_BLOCK, digits=batch.digits)
+                             batch.key_padding, batch.uniform_slots, block=QUERY_BLOCK, digits=_digits(model, batch))
 
 
 def predictions(model: Transformer, batch: Batch, greedy: bool = False) -> torch.Tensor:

@@ -5,8 +5,8 @@ import math
 from dataclasses import asdict, dataclass
 
 from ..config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict
-from ..formats import ARITHMETIC_VOCAB
 from ..task_config import DEFAULT_MAX_POSITION
+from ..vocab import ARITHMETIC_VOCAB
 
 ENCODINGS = ("none", "learned", "sinusoidal", "rpe", "upe", "rope", "alibi")
 NORMS = ("layernorm", "rmsnorm", "none")
@@ -128,6 +128,11 @@ class ModelConfig:
     def looped(self) -> bool:
         """True when the block stack is applied more than once (or a number of times that grows with the input)."""
         return self.loops > 1 or self.loops_per_digit > 0
+
+    @property
+    def reads_digits(self) -> bool:
+        """True when the number of passes depends on each problem's length (the forward pass needs ``digits``)."""
+        return self.loops_per_digit > 0
 
     def loops_for(self, digits: int) -> int:
         """Passes through the block stack for a problem whose longest operand has ``digits`` digits."""

@@ -78,7 +78,7 @@ class Transformer(nn.Module):
             return self.cfg.loops, None
         if digits is None:
             raise ValueError(f"this model's loops grow with the operand length (loops_per_digit="
-                             f"{self.cfg.loops_per_digit}); pass digits=[B, T] (Batch.model_inputs() has them)")
+                             f"{self.cfg.loops_per_digit}); pass digits=[B, T] (Batch.model_inputs(digits=True) has them)")
         if tuple(digits.shape) != shape:
             raise ValueError(f"digits {tuple(digits.shape)} should have the tokens' shape {shape} (each position "
                              f"holds its row's longest operand)")

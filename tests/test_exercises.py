@@ -1,0 +1,41 @@
+"""The exercise machinery (lengen_utils.exercises): a checker reports an untouched stub as not attempted,
+passes a right answer, and names the mistake of a wrong one, without raising. The notebooks' own checkers
+are tested in tests/test_exercises_nbXX.py, each three ways: solution, stub, planted mistakes."""
+import pytest
+
+from lengen_utils.exercises import FAILED, NOT_ATTEMPTED, PASSED, attempt, exercise, expect, reveal
+
+
+@exercise("Reverse the digits")
+def check_reverse(fn) -> int:
+    cases = ["0", "7", "120", "007", "98765"]
+    for s in cases:
+        got = attempt(fn, s)
+        expect(len(got) == len(s), f"keep the zeros: {s!r} reversed is {s[::-1]!r}, you gave {got!r}")
+        expect(got == s[::-1], f"{s!r} reversed is {s[::-1]!r}, you gave {got!r}")
+    return len(cases)
+
+
+def stub(s):
+    raise NotImplementedError
+
+
+def test_outcomes(capsys):
+    assert check_reverse(stub).status == NOT_ATTEMPTED
+    assert "Not attempted yet" in capsys.readouterr().out
+    assert check_reverse(lambda s: s[::-1]).status == PASSED
+    wrong = check_reverse(lambda s: s[::-1].lstrip("0") or "0", quiet=True)
+    assert wrong.status == FAILED and "keep the zeros" in wrong.message
+    crash = check_reverse(lambda s: int(s) / 0, quiet=True)
+    assert crash.status == FAILED and "ZeroDivisionError" in crash.message and "'0'" in crash.message
+
+
+def test_a_non_function_is_refused():
+    with pytest.raises(TypeError, match="pass your function itself"):
+        check_reverse("123")
+
+
+def test_reveal_prints_the_source_collapsed(capsys):
+    reveal(stub)
+    out = capsys.readouterr().out
+    assert "NotImplementedError" in out or "HTML" in out

@@ -14,8 +14,9 @@ import torch
 
 from . import problems as P
 from .constants import IGNORE_INDEX
-from .formats import FILL_ID, Example, tokens_to_ids
+from .example import Example
 from .positions import uniform_slots
+from .vocab import FILL_ID, tokens_to_ids
 
 
 @dataclass
@@ -37,11 +38,13 @@ class Batch:
                      move(self.uniform_slots), self.examples, number_ids=move(self.number_ids),
                      digits=move(self.digits))
 
-    def model_inputs(self) -> dict:
+    def model_inputs(self, digits: bool = False) -> dict:
+        """Keyword arguments of the model's forward pass; ``digits=True`` adds each row's operand length (a
+        looped model whose loops grow with it needs them: ``ModelConfig.loops_per_digit``)."""
         return {"tokens": self.tokens, "position_ids": self.position_ids, "key_padding": self.key_padding,
                 "uniform_slots": self.uniform_slots,
                 **({} if self.number_ids is None else {"number_ids": self.number_ids}),
-                **({} if self.digits is None else {"digits": self.digits})}
+                **({"digits": self.digits} if digits and self.digits is not None else {})}
 
 
 def problem_digits(problem) -> int:

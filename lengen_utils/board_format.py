@@ -16,7 +16,8 @@ the two position-ID channels of :mod:`lengen_utils.positions2d`. The result is t
 from __future__ import annotations
 
 from .boards import Board
-from .formats import BOS_EOS, Example, FormatError, render
+from .example import Example
+from .vocab import BOS_EOS, FormatError, render
 
 #: The board formats (kept apart from :data:`~lengen_utils.formats.FORMATS`, whose formats write numbers).
 BOARD_FORMATS = ("minesweeper",)

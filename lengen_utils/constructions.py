@@ -35,8 +35,8 @@ import math
 
 import torch
 
-from .formats import TOKEN_ID, VOCAB
 from .model import ModelConfig, Transformer
+from .vocab import TOKEN_ID, VOCAB
 
 # residual-stream channels
 X, IS_DIGIT, IS_BOS, ONE, SUM, BOS_SHARE, CARRY_AVG = range(7)

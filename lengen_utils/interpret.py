@@ -27,10 +27,10 @@ from typing import Sequence
 import numpy as np
 import torch
 
-from .formats import render
 from .model import ModelConfig
 from .model.encodings import UniformKeys
 from .problems import Problem
+from .vocab import render
 
 
 def role_labels(example) -> list[str]:

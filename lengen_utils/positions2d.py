@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .formats import Example
+from .example import Example
 from .positions import PositionRangeError
 
 BOARD_SCHEMES = ("coupled2d", "coupled2d_next")

@@ -39,7 +39,7 @@ from .device import device_problem, pick_device, set_cpu_threads
 from .cli import UsageError, check_writable
 from .compatibility import check_compatible
 from .evaluate import evaluate_lengths
-from .formats import FormatError
+from .vocab import FormatError
 from .generalization import median_and_range
 from .model import ModelConfig, Transformer
 from .multiseed import check_seeds_config, fit_seeds

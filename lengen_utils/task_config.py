@@ -15,7 +15,7 @@ from . import problems as P
 from .board_format import BOARD_FORMATS
 from .config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict
 from .curriculum import CURRICULA, DEFAULT_FRACTION
-from .formats import FORMATS, get_format
+from .formats import ALL_FORMATS, get_format
 from .positions import COUPLED_SCHEMES, SCHEMES, PositionScheme
 from .positions2d import BOARD_SCHEMES, CHANNELS, BoardPositions
 from .spaces import most_blanks, spaces_config_problem
@@ -84,7 +84,7 @@ class TaskConfig:
         if self.task == "minesweeper":
             return self._check_board_task()
         check_choice(own, "op", self.op, P.OPERATIONS, "operation")
-        check_choice(own, "format", self.format, FORMATS)
+        check_choice(own, "format", self.format, ALL_FORMATS)
         check_choice(own, "positions", self.positions, SCHEMES, "position scheme")
         for name in ("sampler", "eval_sampler"):
             check_choice(own, name, getattr(self, name), SAMPLERS)

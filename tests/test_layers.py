@@ -21,7 +21,7 @@ LAYERS: dict[str, int] = {
     "constants": 0, "device": 0, "claims": 0, "config_checks": 0,
     "problems": 1, "carries": 1, "complexity_sampling": 1, "addition_steps": 1, "curriculum": 1,
     "boards": 1, "board_format": 2, "positions2d": 2,  # minesweeper (Cho et al. Section 6.2)
-    "formats": 2, "positions": 2,
+    "formats": 2, "vocab": 2, "example": 2, "positions": 2,
     "text_filler": 2, "spaces": 2,
     "tasks": 3, "task_config": 3, "batches": 3,
     "model": 4, "checkpoint": 4,

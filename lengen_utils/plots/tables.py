@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..formats import PAD, render
+from ..vocab import PAD, render
 from .style import FONT, MAX_WIDTH, MIN_FONT, ROLE_COLOURS, math
 
 

@@ -6,9 +6,9 @@ from typing import Callable
 
 import numpy as np
 
-from ..formats import FormatError
 from ..positions import PositionRangeError
 from ..problems import ProblemError
+from ..vocab import FormatError
 
 USER_ERRORS = (ProblemError, FormatError, PositionRangeError)
 

@@ -24,11 +24,11 @@ to 16 digits, 3x the trained length at 15); final checkpoints, no selection on a
 """
 from __future__ import annotations
 
-from ..formats import VOCAB
 from ..model import ModelConfig
 from ..task_config import TaskConfig
 from ..text_filler import filled_length
 from ..train import TrainConfig
+from ..vocab import VOCAB
 from .entry import ZooEntry
 from .registry import register
 

@@ -24,10 +24,10 @@ mine token 'M' (IDs 0..80).
 """
 from __future__ import annotations
 
-from ..formats import TOKEN_ID
 from ..model import ModelConfig
 from ..task_config import TaskConfig
 from ..train import TrainConfig
+from ..vocab import TOKEN_ID
 from .entry import ZooEntry
 from .registry import register
 

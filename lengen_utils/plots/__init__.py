@@ -6,7 +6,8 @@ never runs a model: the arrays come from :mod:`lengen_utils.interpret` or the zo
 * :mod:`.tables` -- sequences as coloured cells (formats, position IDs, σ(i));
 * :mod:`.curves` -- accuracy against length or level (one seed, or a median and band over seeds),
   loss curves, complexity histograms;
-* :mod:`.heatmaps` -- per-digit accuracy, relative vectors, attention, Gram matrices;
+* :mod:`.heatmaps` -- per-digit accuracy, relative vectors, Gram matrices, 2-D relative biases;
+* :mod:`.attention` -- attention weights: one example, models side by side, by relative offset;
 * :mod:`.positional_maps` -- learned p_d and c_r of RPE and UPE models side by side (Sabbaghi Figures 11, 12);
 * :mod:`.uniform_pairs` -- which vector (p_d or c_r) each query-key pair uses under UPE (eq. 3.3).
 
@@ -16,10 +17,10 @@ they are re-exported here only so that notebooks written before the split keep w
 from __future__ import annotations
 
 from ..interpret import attention_maps, relative_vectors
+from .attention import attention_heatmap, attention_side_by_side, offset_attention_map
 from .curves import (accuracy_by_level, accuracy_vs_length, complexity_histogram, loss_curve, median_band,
                      per_position_loss)
-from .heatmaps import (attention_heatmap, attention_side_by_side, gram_heatmaps, offset_attention_map,
-                       per_digit_heatmap, relative_bias_2d, relative_vector_map)
+from .heatmaps import gram_heatmaps, per_digit_heatmap, relative_bias_2d, relative_vector_map
 from .positional_maps import norm_profiles, positional_map_grid
 from .style import (MAX_WIDTH, MIN_FONT, PALETTE, ROLE_COLOURS, check_figure, math, series_styles, thin_ticks,
                     use_course_style)

@@ -28,6 +28,8 @@ evaluates and prints: the committed flagship models are zoo entries, rebuilt wit
 ``python -m lengen_utils.zoo train flagship-coupled flagship-ape``.
 
 Every argument is checked before training (one-line error, exit status 2).
+
+The recipes at a budget, their ``--set`` overrides and the preflight live in :mod:`.bench_recipes`.
 """
 from __future__ import annotations
 
@@ -36,11 +38,9 @@ import os
 import shlex
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
-
+from .bench_recipes import apply_overrides, flagship_recipes, preflight
 from .checkpoint import save_model
 from .cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageError, check_writable, fail,
                   int_list, positive_int, threads_from_env)
@@ -51,7 +51,6 @@ from .generalization import THRESHOLD
 from .leaderboard import DEFAULT_TAG, format_leaderboard, leaderboard
 from .long_eval import main as long_eval_main
 from .model import Transformer
-from .positions import PositionRangeError
 from .tasks import Task
 from .throughput import main as throughput_main
 from .train import fit
@@ -61,64 +60,10 @@ from .zoo.flagship import APE_STEPS, BATCH, EVAL_N, LENGTHS, STEPS, ape_recipe, 
 PROG = "python -m lengen_utils.bench"
 MODELS = ("coupled", "ape")
 
-
-def _parse_value(text: str):
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
-
-
-def apply_overrides(recipe: ZooEntry, overrides: list[str]) -> ZooEntry:
-    """Apply ``section.field=value`` overrides (section: task, model or train; value parsed as JSON).
-    A malformed override, an unknown field or a value the config refuses raises ``ValueError``."""
-    for item in overrides:
-        key, sep, value = item.partition("=")
-        section, dot, field = key.partition(".")
-        if not sep or not dot or section not in ("task", "model", "train"):
-            raise ValueError(f"bad override {item!r}; write SECTION.FIELD=VALUE with SECTION task, model or "
-                             f"train, e.g. model.d_model=128 or train.lr=0.003")
-        part = getattr(recipe, section)
-        if field not in part.to_dict():
-            raise ValueError(f"override {item!r}: {section} has no field {field!r}; fields: {sorted(part.to_dict())}")
-        val = _parse_value(value)
-        if field == "betas" and isinstance(val, list):
-            val = tuple(val)
-        try:
-            recipe = replace(recipe, **{section: replace(part, **{field: val})})
-        except (TypeError, ValueError) as err:
-            raise ValueError(f"override {item!r} refused: {err}") from None
-    return recipe
-
-
-def flagship_recipes(steps: int | None = None, batch_size: int = BATCH, seed: int = 0, overrides=(),
-                     ape_overrides=()) -> dict[str, ZooEntry]:
-    """The two recipes at this budget, with the overrides applied (``batch_size`` counts problems;
-    ``steps`` None: each recipe's own, ``STEPS`` for the coupled decoder and ``APE_STEPS`` for APE)."""
-    coupled = apply_overrides(flagship_recipe(steps or STEPS, batch_size, seed), list(overrides))
-    if not any(o.startswith("train.batch_size=") for o in overrides):   # keep `batch_size` problems per step
-        coupled = replace(coupled, train=replace(coupled.train, batch_size=max(1, batch_size // coupled.task.pack)))
-    ape = apply_overrides(ape_recipe(steps or APE_STEPS, batch_size, seed), list(ape_overrides))
-    return {"coupled": coupled, "ape": ape}
-
-
-def preflight(recipe: ZooEntry, lengths) -> tuple[int, ...]:
-    """Build the model and push one training batch and one test problem per length through it, so that a
-    config the model cannot take fails now, with the library's message, not after training.
-
-    Returns the lengths whose problems the position table can place; raises ``PositionRangeError`` (naming
-    the table's limit) if it can place none of them."""
-    task, model = Task(recipe.task), Transformer(recipe.model)
-    model(**task.train_batch(np.random.default_rng(0), 1).model_inputs())
-    longest = task.longest_operand()
-    placed = tuple(n for n in lengths if n <= longest)
-    if not placed:
-        n, limit = min(lengths), task.config.max_position
-        raise PositionRangeError(f"a {n}-digit test problem needs position IDs past max_position={limit}: the "
-                                 f"position table places operands of at most {longest} digits")
-    for length in placed:
-        model(**task.batch(task.eval_problems(length, 1, EVAL_SEED)).model_inputs())
-    return placed
+__all__ = [
+    "PROG", "MODELS", "apply_overrides", "flagship_recipes", "flagship_recipe", "ape_recipe", "preflight",
+    "train_and_evaluate", "format_table", "prepare", "run", "flagship", "build_parser", "main",
+]
 
 
 def train_and_evaluate(recipe: ZooEntry, lengths=LENGTHS, n_eval: int = EVAL_N, eval_seed: int = EVAL_SEED,

@@ -1,0 +1,19 @@
+"""Solutions of notebook 03's coding exercises (try them first)."""
+from __future__ import annotations
+
+
+def clipped_distances(query_ids, key_ids, max_distance):
+    # row i: query i; column j: key j; the distance id_j - id_i, clipped to [-K, K]
+    return [[max(-max_distance, min(max_distance, k - q)) for k in key_ids] for q in query_ids]
+
+
+def generalizable_length(curves_by_seed, threshold=0.95):
+    import statistics
+
+    curves = list(curves_by_seed.values())
+    best = 0
+    for n in sorted(set.intersection(*(set(c) for c in curves))):   # the lengths every seed was tested at
+        if statistics.median(c[n] for c in curves) <= threshold:      # the median must *exceed* the threshold
+            break                                                      # the first failure ends the run
+        best = n
+    return best

@@ -29,12 +29,12 @@ def test_digit_positions():
     a_late = lambda k, l: list(range(l - k + 1, l + 1)) + list(range(2 * l - k + 1, 2 * l + 1))
     assert "ID l = 6 is the `+`" in failure(check, a_late)
     a_early = lambda k, l: list(range(l - k - 1, l - 1)) + list(range(2 * l - k + 1, 2 * l + 1))
-    assert "the start of a's digits is off by one" in failure(check, a_early)
+    assert "The start of a's digits is off by one" in failure(check, a_early)
     b_late = lambda k, l: list(range(l - k, l)) + list(range(2 * l - k + 2, 2 * l + 2))
-    assert "the start of b's digits is off by one" in failure(check, b_late)
+    assert "The start of b's digits is off by one" in failure(check, b_late)
     b_right_padded = lambda k, l: list(range(l - k, l)) + list(range(l + 1, l + 1 + k))
     assert "b is left-padded too" in failure(check, b_right_padded)
-    assert "two 1-digit operands have 2 digits" in failure(check, lambda k, l: list(range(l - k, l)))
+    assert "Two 1-digit operands have 2 digits" in failure(check, lambda k, l: list(range(l - k, l)))
     assert "as a list of ints" in failure(check, lambda k, l: "17 18")
 
 
@@ -47,7 +47,7 @@ def test_unseen_positions():
     assert "these IDs were seen" in failure(check, seen_too_short)
     seen_too_long = lambda k, t, l: [i for i in solutions.digit_positions(k, l)
                                      if i not in solutions.digit_positions(t + 1, l)]
-    assert "the boundary is off by one" in failure(check, seen_too_long)
+    assert "The boundary is off by one" in failure(check, seen_too_long)
     only_a = lambda k, t, l: [i for i in solutions.unseen_positions(k, t, l) if i < l]
     assert "b's frame counts too" in failure(check, only_a)
     assert "these IDs were seen in training" in failure(check, lambda k, t, l: solutions.digit_positions(k, l))

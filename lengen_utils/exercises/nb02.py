@@ -29,7 +29,7 @@ def library_unseen_positions(k: int, trained: int, l: int) -> list[int]:
 
 def _as_ids(got, what: str) -> list[int]:
     expect(isinstance(got, (list, tuple, range, set)) and all(isinstance(i, int) for i in got),
-           f"return {what} as a list of ints, e.g. [17, 18, 19]; you gave {got!r}")
+           f"Return {what} as a list of ints, e.g. [17, 18, 19]; you gave {got!r}")
     return sorted(got)
 
 
@@ -55,13 +55,13 @@ def check_digit_positions(fn: Callable[[int, int], list[int]]) -> int:
         got = _as_ids(attempt(fn, k, l), f"the IDs for k={k}, l={l}")
         if got == want:
             continue
-        shown = f"for k={k}, l={l} the digits sit at {want}; you gave {got}"
+        shown = f"For k={k}, l={l} the digits sit at {want}; you gave {got}"
         expect(l not in got, f"ID l = {l} is the `+`, not a digit: {shown}")
-        expect(len(got) == 2 * k, f"two {k}-digit operands have {2 * k} digits: {shown}")
+        expect(len(got) == 2 * k, f"Two {k}-digit operands have {2 * k} digits: {shown}")
         part = _shifted(got, want, l)
-        expect(part != "a", f"the start of a's digits is off by one: a is left-padded, so its {k} digits end at ID "
+        expect(part != "a", f"The start of a's digits is off by one: a is left-padded, so its {k} digit(s) end at ID "
                             f"l - 1 = {l - 1}, the last ID before `+`. {shown}")
-        expect(part != "b", f"the start of b's digits is off by one: b's frame is IDs l + 1 .. 2l, and its digits end "
+        expect(part != "b", f"The start of b's digits is off by one: b's frame is IDs l + 1 .. 2l, and its digits end "
                             f"at 2l = {2 * l}. {shown}")
         expect(max(got) == 2 * l, f"b is left-padded too: its units digit sits at the end of the frame, ID 2l = "
                                   f"{2 * l}. {shown}")
@@ -84,18 +84,18 @@ def check_unseen_positions(fn: Callable[[int, int, int], list[int]]) -> int:
         got = _as_ids(attempt(fn, k, trained, l), f"the IDs for k={k}, trained={trained}, l={l}")
         if got == want:
             continue
-        shown = f"for k={k}, trained={trained}, l={l} the answer is {want}; you gave {got}"
-        expect(not (k <= trained and got), f"a test no longer than the trained length puts digits only where "
+        shown = f"For k={k}, trained={trained}, l={l} the answer is {want}; you gave {got}"
+        expect(not (k <= trained and got), f"A test no longer than the trained length puts digits only where "
                                            f"training did: the answer is empty. {shown}")
         expect(not set(got) & set(library_digit_positions(trained, l)),
-               f"training on {trained} digits already put digits at {sorted(set(got) & set(library_digit_positions(trained, l)))}: "
+               f"Training on {trained} digits already put digits at {sorted(set(got) & set(library_digit_positions(trained, l)))}: "
                f"these IDs were seen in training. {shown}")
-        expect(set(got) <= set(want), f"some of your IDs hold no digit at length {k}: {shown}")
+        expect(set(got) <= set(want), f"Some of your IDs hold no digit at length {k}: {shown}")
         missing = set(want) - set(got)
         expect(any(i > l for i in got) or not got or not any(i > l for i in want),
                f"b's frame counts too: its top digits land at IDs training never used. {shown}")
         expect(not missing <= {l - trained - 1, 2 * l - trained},
-               f"the boundary is off by one: digit {trained + 1} of a sits at ID l - {trained} - 1 = {l - trained - 1} "
+               f"The boundary is off by one: digit {trained + 1} of a sits at ID l - {trained} - 1 = {l - trained - 1} "
                f"(of b at {2 * l - trained}), and no training problem of at most {trained} digits reached it. {shown}")
         expect(False, shown)
     return len(cases)

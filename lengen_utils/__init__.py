@@ -2,10 +2,12 @@
 
 The layers, lowest first (nothing imports a layer above it; tests/test_layers.py checks):
 
-    base (constants, device) -> problems (problems, carries, complexity_sampling)
-    -> formats, positions -> tasks -> model, checkpoint -> train, compatibility, evaluate, multiseed
+    base (constants, device, config_checks) -> problems (problems, carries, complexity_sampling)
+    -> formats (vocab, example, formats), positions -> tasks (task_config, batches, tasks)
+    -> model, checkpoint -> train, compatibility, evaluate, multiseed
     -> analysis (complexity, theory, constructions, interpret, generalization)
-    -> course (zoo, bench, leaderboard, throughput, sweep, plots, widgets, notebook, cli)
+    -> course (zoo, bench, bench_recipes, leaderboard, throughput, sweep, sweep_grid, plots, widgets,
+       notebook, cli)
 
 This module is the facade: it re-exports the everyday names and is imported by no module of the package.
 """

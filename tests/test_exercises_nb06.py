@@ -51,13 +51,13 @@ def test_cascade_length():
     assert check(cascade_variant(), quiet=True).status == PASSED
     assert check(stub, quiet=True).status == NOT_ATTEMPTED
     only_nines = lambda a, b: max(solutions.cascade_length(a, b) - 1, 0)       # the 9-sums after the trigger
-    assert "off by one: count the generating column" in failure(check, only_nines)
-    assert "a run of 9-sums with no carry below it carries nothing" in failure(check, cascade_variant(lone_nines=True))
+    assert "Off by one: count the generating column" in failure(check, only_nines)
+    assert "A run of 9-sums with no carry below it carries nothing" in failure(check, cascade_variant(lone_nines=True))
     assert "counts consecutive carries (C1) instead" in failure(check, lambda a, b: C.longest_carry_run(a, b))
-    assert "a generating column starts a new cascade of 1" in failure(check, cascade_variant(restart=False))
-    assert "pad the shorter operand with zeros" in failure(check, cascade_variant(pad=False))
+    assert "A generating column starts a new cascade of 1" in failure(check, cascade_variant(restart=False))
+    assert "Pad the shorter operand with zeros" in failure(check, cascade_variant(pad=False))
     assert "walk the columns least significant first" in failure(check, cascade_variant(units_first=False))
-    assert "return an int" in failure(check, lambda a, b: str(solutions.cascade_length(a, b)))
+    assert "Return an int" in failure(check, lambda a, b: str(solutions.cascade_length(a, b)))
     assert failure(check, lambda a, b: 7) == "0 + 0 (digit sums, units first: [0]) has cascade length 0; you gave 7"
 
 
@@ -90,10 +90,10 @@ def test_cascade_distribution():
     def only_nines(l):                                   # P(k + 1) reported as P(k): the trigger not counted
         d = solutions.cascade_distribution(l)
         return [d[0] + d[1]] + d[2:] + [Fraction(0)]
-    assert "off by one: you count only the 9-sums" in failure(check, only_nines)
-    assert "a 9-sum with no carry below it carries nothing" in failure(check, distribution_variant(lone_nines=True))
+    assert "Off by one: you count only the 9-sums" in failure(check, only_nines)
+    assert "A 9-sum with no carry below it carries nothing" in failure(check, distribution_variant(lone_nines=True))
     assert "starts a new cascade of 1" in failure(check, distribution_variant(restart=False))
     assert "should sum to 1, yours sum to 0.9" in failure(check, distribution_variant((45, 0, 45)))
     assert "P(0) = 55/100" in failure(check, distribution_variant((50, 10, 40)))
     assert "the LONGEST cascade" in failure(check, distribution_variant(longest=False))
-    assert "return l + 1 = 2 probabilities" in failure(check, lambda l: solutions.cascade_distribution(l)[1:])
+    assert "Return l + 1 = 2 probabilities" in failure(check, lambda l: solutions.cascade_distribution(l)[1:])

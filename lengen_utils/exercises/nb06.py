@@ -60,21 +60,21 @@ def check_cascade_length(fn: Callable[[int, int], int]) -> int:
             continue
         sums = digit_sums(a, b)
         shown = f"{a} + {b} (digit sums, units first: {sums}) has cascade length {want}; you gave {got!r}"
-        expect(isinstance(got, (int, np.integer)) and not isinstance(got, bool), f"return an int: {shown}")
-        expect(not (max(sums) < 10 and 9 in sums and got > 0), f"a run of 9-sums with no carry below it carries "
+        expect(isinstance(got, (int, np.integer)) and not isinstance(got, bool), f"Return an int: {shown}")
+        expect(not (max(sums) < 10 and 9 in sums and got > 0), f"A run of 9-sums with no carry below it carries "
                f"nothing: only a generating column (digit sum >= 10) starts a cascade. {shown}")
         mine = [attempt(fn, x, y) for x, y in EDGE_SUMS]          # a convention shows on all the edge sums
-        expect(mine != [max(cascade_length(x, y) - 1, 0) for x, y in EDGE_SUMS], f"off by one: count the generating "
+        expect(mine != [max(cascade_length(x, y) - 1, 0) for x, y in EDGE_SUMS], f"Off by one: count the generating "
                f"column that triggers the cascade too (1999 + 1: sums 10, 9, 9, cascade 3). {shown}")
-        expect(mine != [longest_carry_run(x, y) for x, y in EDGE_SUMS], f"a generating column starts a new cascade "
+        expect(mine != [longest_carry_run(x, y) for x, y in EDGE_SUMS], f"A generating column starts a new cascade "
                f"of 1, even right after another carry: its carry does not depend on the columns below. Letting it "
                f"extend the run counts consecutive carries (C1) instead: 55 + 55 carries twice but cascades once. "
                f"{shown}")
         expect(mine != [_units_last(x, y) for x, y in EDGE_SUMS],
-               f"the carry travels from the units digit up: walk the columns least significant first (str(a) starts "
+               f"The carry travels from the units digit up: walk the columns least significant first (str(a) starts "
                f"with the most significant digit). {shown}")
         expect(mine != [_unpadded(x, y) for x, y in EDGE_SUMS],
-               f"pad the shorter operand with zeros: every column of the longer one counts (99999 + 1 has the "
+               f"Pad the shorter operand with zeros: every column of the longer one counts (99999 + 1 has the "
                f"sums 10, 9, 9, 9, 9: cascade 5). {shown}")
         expect(False, shown)
     return len(cases)
@@ -82,7 +82,7 @@ def check_cascade_length(fn: Callable[[int, int], int]) -> int:
 
 def _as_numbers(got, l: int) -> list:
     expect(isinstance(got, (list, tuple, np.ndarray)) and len(got) == l + 1,
-           f"return l + 1 = {l + 1} probabilities, entry k = P(longest cascade = k) for k = 0..{l}; you gave {got!r}")
+           f"Return l + 1 = {l + 1} probabilities, entry k = P(longest cascade = k) for k = 0..{l}; you gave {got!r}")
     return [x if isinstance(x, Fraction) else float(x) for x in got]
 
 
@@ -107,21 +107,21 @@ def check_cascade_distribution(fn: Callable[[int], Sequence[float]]) -> int:
         if all(_same(x, y) for x, y in zip(got, want)):
             continue
         k = next(k for k, (x, y) in enumerate(zip(got, want)) if not _same(x, y))
-        shown = (f"at l = {l}, P(longest cascade = {k}) is {want[k]} = {float(want[k]):.6g}; you gave "
+        shown = (f"At l = {l}, P(longest cascade = {k}) is {want[k]} = {float(want[k]):.6g}; you gave "
                  f"{float(got[k]):.6g}")
         total = sum(float(x) for x in got)
-        expect(math.isclose(total, 1.0, abs_tol=1e-9), f"the probabilities should sum to 1, yours sum to {total:.6g}: "
+        expect(math.isclose(total, 1.0, abs_tol=1e-9), f"The probabilities should sum to 1, yours sum to {total:.6g}: "
                f"every column is generate, propagate or kill (45, 10 and 45 of the 100 digit pairs), and every "
                f"sequence of columns must land in exactly one entry. {shown}")
         expect(not all(_shifted(attempt(fn, j), j) for j in (1, 2, 3, 4)),
-               f"off by one: you count only the 9-sums; the generating column counts too (a cascade of length k + 1 is "
+               f"Off by one: you count only the 9-sums; the generating column counts too (a cascade of length k + 1 is "
                f"a generating column and k 9-sums). {shown}")
         if l == 1:
-            expect(not _same(got[0], Fraction(45, 100)), "a 9-sum with no carry below it carries nothing: at one digit "
+            expect(not _same(got[0], Fraction(45, 100)), "A 9-sum with no carry below it carries nothing: at one digit "
                    f"the cascade is 1 exactly when the column generates (45 of the 100 digit pairs). {shown}")
-            expect(False, f"at one digit, P(0) = 55/100 (kill or a lone 9-sum) and P(1) = 45/100 (generate). {shown}")
+            expect(False, f"At one digit, P(0) = 55/100 (kill or a lone 9-sum) and P(1) = 45/100 (generate). {shown}")
         expect(not (l == 2 and _same(got[2], Fraction(45 * 10 + 45 * 45, 10**4))),
-               f"a generating column starts a new cascade of 1, even right after another carry (its carry does not "
+               f"A generating column starts a new cascade of 1, even right after another carry (its carry does not "
                f"depend on the columns below): at l = 2 a cascade of 2 is a generating units column under a 9-sum, "
                f"45 × 10 of the 10^4 pairs. {shown}")
         expect(False, f"{shown}. Entry k is the probability that the LONGEST cascade is k: carry the state (current "

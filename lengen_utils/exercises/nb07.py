@@ -67,31 +67,31 @@ def check_position_loss(fn: Callable[..., np.ndarray]) -> int:
             got = np.asarray(raw, dtype=np.float64)
         except (TypeError, ValueError):
             got = None
-        expect(got is not None and got.shape == (n,), f"return one loss per position, an array of shape ({n},); "
+        expect(got is not None and got.shape == (n,), f"Return one loss per position, an array of shape ({n},); "
                                                       f"you gave {raw!r}")
         if np.allclose(got, want, rtol=1e-6, atol=1e-9):
             continue
         i = int(np.argmax(np.abs(got - want)))
-        shown = (f"for n = {n}, d = {len(v)}, α = {alpha:.3g}, β = {beta:.3g}, position {i} has loss "
+        shown = (f"For n = {n}, d = {len(v)}, α = {alpha:.3g}, β = {beta:.3g}, position {i} has loss "
                  f"{want[i]:.6g}; you gave {got[i]:.6g}")
         like = lambda variant: np.allclose(got, variant, rtol=1e-6, atol=1e-9)       # noqa: E731
         vv, vt = float(v @ v), float(v @ theta)
-        expect(not like(want / n), f"the loss is a sum over r of the independent terms, not their mean. {shown}")
+        expect(not like(want / n), f"The loss is a sum over r of the independent terms, not their mean. {shown}")
         expect(not like(library_position_loss(A, v, theta, _ring(n, alpha, beta, sides=1))),
-               f"y_i reads both ring neighbours, x_(i−1) and x_(i+1): β appears twice in row i of the target, so "
+               f"The target y_i reads both ring neighbours, x_(i−1) and x_(i+1): β appears twice in row i of the target, so "
                f"with A = 0 the loss is α² + 2β². {shown}")
         expect(not like(library_position_loss(A, v, theta, _ring(n, alpha, beta, wrap=False))),
-               f"the ring wraps around: position 0's neighbours are 1 and n − 1 (eq. 5.1 takes indices mod n). "
+               f"The ring wraps around: position 0's neighbours are 1 and n − 1 (eq. 5.1 takes indices mod n). "
                f"{shown}")
         expect(not like(library_position_loss(A.T, v, theta, B)),
-               f"ŷ_i = Σ_r A_ir ⟨v, x_r⟩ reads row i of A; you used column i. {shown}")
-        expect(not like((A**2 * vv + B**2).sum(1)), f"the cross term −2 A_ir B_ir ⟨v, θ⟩ is missing: ŷ_i and y_i "
+               f"The prediction ŷ_i = Σ_r A_ir ⟨v, x_r⟩ reads row i of A; you used column i. {shown}")
+        expect(not like((A**2 * vv + B**2).sum(1)), f"The cross term −2 A_ir B_ir ⟨v, θ⟩ is missing: ŷ_i and y_i "
                f"share the inputs x_r, so the error is |A_ir v − B_ir θ|² summed over r, not |A_ir v|² + "
                f"|B_ir θ|². {shown}")
-        expect(not like((A**2 * vv + 2 * A * B * vt + B**2).sum(1)), f"the cross term has a minus sign: "
+        expect(not like((A**2 * vv + 2 * A * B * vt + B**2).sum(1)), f"The cross term has a minus sign: "
                f"|A_ir v − B_ir θ|² = A_ir² |v|² − 2 A_ir B_ir ⟨v, θ⟩ + B_ir². {shown}")
         expect(not like((A**2 * math.sqrt(vv) - 2 * A * B * vt + B**2).sum(1)),
-               f"|A_ir v|² = A_ir² |v|²: square the norm of v. {shown}")
+               f"Square the norm of v: |A_ir v|² = A_ir² |v|². {shown}")
         expect(False, f"{shown}. Hint: ŷ_i − y_i = Σ_r (A_ir v − B_ir θ)ᵀ x_r, a sum of independent centred "
                       "Gaussians; its variance is Σ_r |A_ir v − B_ir θ|².")
     return len(cases)
@@ -121,23 +121,23 @@ def check_nope_bound(fn: Callable[[int], Fraction]) -> int:
         bound = nope_max_exact_match_bound(m)
         want, got = bound.exact, attempt(fn, m)
         expect(isinstance(got, (Fraction, float, int, np.floating, np.integer)) and not isinstance(got, bool),
-               f"return the exact match as a number, e.g. Fraction(667, 2025); you gave {got!r}")
+               f"Return the exact match as a number, e.g. Fraction(667, 2025); you gave {got!r}")
         if got == want or (not isinstance(got, Fraction) and math.isclose(float(got), float(want), rel_tol=1e-12)):
             continue
-        shown = f"for m = {m} the best exact match is {want} = {float(want):.4%}; you gave {got} = {float(got):.4%}"
+        shown = f"For m = {m} the best exact match is {want} = {float(want):.4%}; you gave {got} = {float(got):.4%}"
         like = lambda variant: math.isclose(float(got), float(variant), rel_tol=1e-12)      # noqa: E731
-        expect(not (got == bound.n_best and got > 1), f"return a fraction of the queries: divide the {bound.n_best:,} "
+        expect(not (got == bound.n_best and got > 1), f"Return a fraction of the queries: divide the {bound.n_best:,} "
                f"queries a NoPE model can get right by the {bound.n_queries:,} queries. {shown}")
-        expect(not like(1), "a 1-layer NoPE decoder answers all queries with the same digit multiset alike: in each "
+        expect(not like(1), "A 1-layer NoPE decoder answers all queries with the same digit multiset alike: in each "
                f"class only the largest group that shares one sum can be right, not the whole class. {shown}")
-        expect(not like(nope_max_exact_match_bound(m, "padded").exact), f"the operands have exactly m digits (leading "
+        expect(not like(nope_max_exact_match_bound(m, "padded").exact), f"The operands have exactly m digits (leading "
                f"digit 1-9; for m = 1 the digits 0-9), not every number below 10^m zero-padded. {shown}")
         small = m <= 2                  # these mistakes already show at m = 2, where counting them again is cheap
-        expect(not (small and like(_best(m, key="operands"))), "the model sees one multiset of all the query's "
+        expect(not (small and like(_best(m, key="operands"))), "The model sees one multiset of all the query's "
                f"digits, a's and b's mixed: $12+34= and $21+43= are one class. {shown}")
-        expect(not (small and like(_best(m, ordered=False))), "count ordered pairs: $12+34= and $34+12= are two "
+        expect(not (small and like(_best(m, ordered=False))), "Count ordered pairs: $12+34= and $34+12= are two "
                f"queries. {shown}")
-        expect(not (small and like(_best(m, per_class=True))), "average over queries, not over classes: add up each "
+        expect(not (small and like(_best(m, per_class=True))), "Average over queries, not over classes: add up each "
                f"class's largest same-sum group and divide by the number of queries. {shown}")
         expect(False, f"{shown}. Group the queries by their sorted digits; in each group count the queries per sum "
                       "and keep the largest count.")

@@ -39,3 +39,10 @@ def test_reveal_prints_the_source_collapsed(capsys):
     reveal(stub)
     out = capsys.readouterr().out
     assert "NotImplementedError" in out or "HTML" in out
+
+
+def test_solutions_are_reached_by_notebook_name():
+    from lengen_utils.exercises import solutions
+    assert callable(solutions.nb05.coupled_ids)
+    with pytest.raises(AttributeError):
+        solutions.not_a_notebook

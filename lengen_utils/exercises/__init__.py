@@ -46,6 +46,9 @@ class ExerciseResult:
     def passed(self) -> bool:
         return self.status == PASSED
 
+    def _ipython_display_(self) -> None:
+        """Show nothing more in a notebook: the checker has printed the message already."""
+
     def __str__(self) -> str:
         mark = {PASSED: "Correct", NOT_ATTEMPTED: "Not attempted yet", FAILED: "Not yet right"}[self.status]
         return f"{self.title}: {mark}. {self.message}"

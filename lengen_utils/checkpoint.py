@@ -3,7 +3,10 @@
 A model checkpoint is a ``.safetensors`` file: the weights plus JSON metadata (the ModelConfig, the
 TaskConfig and anything else the caller records), a sha256 of the weights and (format 2) a sha256 of
 the model config, the metadata and the weights together, so that a config edited inside the header is
-refused too. A format-1 file (saved before the record checksum existed) has a header nothing checks, so
+refused too. ``save_model(..., half=True)`` stores the floating-point tensors in float16 (half the
+size; the header's ``storage`` says so, sealed by the record checksum) and loading copies them into the
+float32 model exactly; :func:`round_to_half` rounds a model's weights the same way in place, so that
+what is measured before saving is what a reader gets back. A format-1 file (saved before the record checksum existed) has a header nothing checks, so
 ``load_model`` refuses it unless its whole-file sha256 is given (``expected_sha256``, as the zoo does)
 or ``allow_unchecked_header=True`` says that the file is trusted; :func:`migrate_checkpoint` rewrites it
 in the current format with the same tensors (``python -m lengen_utils.zoo migrate`` does so for the
@@ -27,6 +30,8 @@ import torch
 from .model import ModelConfig, Transformer
 
 FORMAT_VERSION = "2"
+HALF = "float16"                 # the header's ``storage`` of a half-precision file (absent: as trained)
+FLOAT16_MAX = float(torch.finfo(torch.float16).max)
 READABLE_VERSIONS = ("1", "2")   # "1": weights checksum only (older zoo files)
 TRAINING_STATE_KEYS = ("model", "optimizer", "step", "losses", "rng", "torch_rng")
 
@@ -53,10 +58,11 @@ def _weights_digest(state: dict[str, torch.Tensor]) -> str:
     return h.hexdigest()
 
 
-def _record_digest(model_config: str, metadata: str, weights_sha256: str) -> str:
-    """sha256 over the exact header strings and the weights checksum (covers the config, not just tensors)."""
+def _record_digest(model_config: str, metadata: str, weights_sha256: str, storage: str | None = None) -> str:
+    """sha256 over the exact header strings and the weights checksum (covers the config, not just tensors);
+    a ``storage`` entry, when the header has one, is sealed too (files without it keep their old digest)."""
     h = hashlib.sha256()
-    for part in (model_config, metadata, weights_sha256):
+    for part in (model_config, metadata, weights_sha256) + (() if storage is None else (storage,)):
         data = part.encode()
         h.update(str(len(data)).encode() + b":" + data)
     return h.hexdigest()
@@ -77,8 +83,40 @@ def _atomic_write(path: Path, write) -> None:
     os.replace(tmp, path)
 
 
-def save_model(path: str | os.PathLike, model: Transformer, metadata: dict | None = None) -> Path:
-    """Write ``model`` and JSON-serialisable ``metadata`` to ``path`` (a .safetensors file)."""
+def stored_storage(path: str | os.PathLike) -> str | None:
+    """The header's ``storage`` (``"float16"`` for a half-precision file, None for one stored as trained)."""
+    from safetensors import safe_open
+
+    with safe_open(str(path), framework="pt") as f:
+        return (f.metadata() or {}).get("storage")
+
+
+def _check_half_range(state: dict[str, torch.Tensor], what: str) -> None:
+    big = [k for k, v in state.items() if v.is_floating_point() and v.numel()
+           and float(v.detach().abs().max()) > FLOAT16_MAX]
+    if big:
+        raise CheckpointError(f"cannot store {what} in float16: weights {big} exceed its range "
+                              f"({FLOAT16_MAX:g}); keep it in float32 (half=False)")
+
+
+def round_to_half(model: Transformer) -> Transformer:
+    """Round ``model``'s saved floating-point weights to float16 and back, in place (integer buffers and the
+    non-persistent buffers rebuilt from the config are untouched); returns the model. After this, saving
+    with ``half=True`` loses nothing, so metrics measured now are those of the stored file. A weight beyond
+    float16's range (|w| > 65504) raises :class:`CheckpointError` rather than becoming infinite."""
+    state = {k: v for k, v in model.state_dict().items() if v.is_floating_point()}
+    _check_half_range(state, "this model")
+    with torch.no_grad():
+        for v in state.values():
+            v.copy_(v.to(torch.float16).to(v.dtype))
+    return model
+
+
+def save_model(path: str | os.PathLike, model: Transformer, metadata: dict | None = None,
+               half: bool = False) -> Path:
+    """Write ``model`` and JSON-serialisable ``metadata`` to ``path`` (a .safetensors file); ``half=True``
+    stores the floating-point tensors as float16 (round the model first with :func:`round_to_half` to
+    measure exactly what is stored)."""
     from safetensors.torch import save_file
 
     path = Path(path)
@@ -89,9 +127,15 @@ def save_model(path: str | os.PathLike, model: Transformer, metadata: dict | Non
     except (TypeError, ValueError) as err:
         raise CheckpointError(f"metadata for {path} must be JSON-serialisable ({error_summary(err)})") from None
     state = {k: v.detach().cpu().contiguous() for k, v in model.state_dict().items()}
+    if half:
+        _check_half_range(state, str(path))
+        state = {k: v.to(torch.float16) if v.is_floating_point() else v for k, v in state.items()}
     meta = {"lengen_format": FORMAT_VERSION, "model_config": json.dumps(model.cfg.to_dict()),
             "weights_sha256": _weights_digest(state), "metadata": extra}
-    meta["record_sha256"] = _record_digest(meta["model_config"], meta["metadata"], meta["weights_sha256"])
+    if half:
+        meta["storage"] = HALF
+    meta["record_sha256"] = _record_digest(meta["model_config"], meta["metadata"], meta["weights_sha256"],
+                                           meta.get("storage"))
     _atomic_write(path, lambda tmp: save_file(state, str(tmp), metadata=meta))
     return path
 
@@ -124,7 +168,8 @@ def load_model(path: str | os.PathLike, device: torch.device | str = "cpu", rebu
     """Rebuild the model saved at ``path``; returns ``(model, metadata)``.
 
     ``expected_sha256`` (for example from the zoo manifest) is checked against the whole file.
-    ``rebuild_hint`` is appended to every error, e.g. the command that recreates the file. A format-1
+    ``rebuild_hint`` is appended to every error, e.g. the command that recreates the file. Float16
+    tensors (a ``half=True`` file) are copied into the float32 model, exactly. A format-1
     file, whose header has no checksum of its own, loads only when ``expected_sha256`` vouches for the
     whole file or ``allow_unchecked_header=True`` (an edited config would otherwise load as another model).
     """
@@ -143,7 +188,7 @@ def load_model(path: str | os.PathLike, device: torch.device | str = "cpu", rebu
                                   f"file's known sha256, or pass allow_unchecked_header=True if you trust the "
                                   f"file.{hint}")
     elif meta.get("record_sha256") != _record_digest(meta["model_config"], meta.get("metadata", ""),
-                                                     meta["weights_sha256"]):
+                                                     meta["weights_sha256"], meta.get("storage")):
         raise CheckpointError(f"{path} failed its integrity check: the model config or metadata in its header "
                               f"differ from the checksum stored when it was saved (edited or corrupted).{hint}")
     try:

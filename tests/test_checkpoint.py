@@ -160,3 +160,49 @@ def test_resumed_loss_log_equals_an_uninterrupted_run(tmp_path):
         fit(model(), CrashingTask(task_cfg), cfg, progress=False, log_every=3, save_every=2, state_path=state)
     resumed = fit(Transformer(model_cfg), Task(task_cfg), cfg, progress=False, state_path=state, resume=True)
     assert len(whole) == 3 and resumed.losses == pytest.approx(whole, rel=1e-6, abs=0)
+
+
+# -- half precision (issue 19): float16 files load into the float32 model exactly -----------------------
+def test_half_round_trip_gives_the_rounded_models_outputs(saved, tmp_path):
+    from safetensors import safe_open
+    from safetensors.torch import load_file
+
+    from lengen_utils.checkpoint import round_to_half, stored_storage
+    model, path32 = saved
+    path = save_model(tmp_path / "h.safetensors", model, {"note": "half"}, half=True)
+    with safe_open(str(path), framework="pt") as f:
+        assert {f.get_tensor(k).dtype for k in f.keys()} == {torch.float16}
+    assert stored_storage(path) == "float16" and stored_storage(path32) is None
+    assert path.stat().st_size < 0.6 * path32.stat().st_size
+    loaded, meta = load_model(path)
+    assert meta == {"note": "half"} and all(p.dtype == torch.float32 for p in loaded.parameters())
+    changed = any(not torch.equal(a, b) for a, b in zip(model.state_dict().values(), loaded.state_dict().values()))
+    rounded = round_to_half(model)                                      # in place, returns the model
+    assert changed and all(torch.equal(a, b) for a, b in zip(rounded.state_dict().values(),
+                                                               loaded.state_dict().values()))
+    tokens, pos = torch.randint(1, 15, (2, 9)), torch.arange(9).expand(2, 9)
+    torch.testing.assert_close(rounded(tokens, pos), loaded(tokens, pos), atol=0, rtol=0)
+    again = save_model(tmp_path / "h2.safetensors", rounded, {"note": "half"}, half=True)
+    first, second = load_file(str(path)), load_file(str(again))          # rounding twice changes nothing
+    assert all(torch.equal(first[k], second[k]) for k in first)
+
+
+def test_half_storage_entry_is_sealed_in_the_header(saved, tmp_path):
+    model, _ = saved
+    path = save_model(tmp_path / "h.safetensors", model, half=True)
+    edit_metadata(path, lambda meta: meta.pop("storage"))
+    with pytest.raises(CheckpointError, match="model config or metadata in its header differ"):
+        load_model(path)
+
+
+def test_weights_beyond_float16s_range_are_refused(tmp_path):
+    from lengen_utils.checkpoint import round_to_half
+    model = Transformer(ModelConfig(d_model=16, n_heads=2, d_ff=32))
+    with torch.no_grad():
+        next(model.parameters())[0].fill_(1e5)
+    with pytest.raises(CheckpointError, match="exceed its range"):
+        round_to_half(model)
+    with pytest.raises(CheckpointError, match="exceed its range"):
+        save_model(tmp_path / "big.safetensors", model, half=True)
+    assert not (tmp_path / "big.safetensors").exists()
+    save_model(tmp_path / "big.safetensors", model)                      # float32 keeps it

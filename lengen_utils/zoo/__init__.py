@@ -8,10 +8,12 @@ catalog (:mod:`.catalog`) lists them all, the flagship models of ``bench`` inclu
     python -m lengen_utils.zoo list              # entries and whether they are built
     python -m lengen_utils.zoo train NAME        # train, evaluate, save assets/zoo/NAME.safetensors, record it
     python -m lengen_utils.zoo verify NAME       # re-measure the cached file, retrain from scratch, compare
+    python -m lengen_utils.zoo migrate --half NAME   # store a float32 entry in float16, re-measure it
 
 ``train`` records in ``assets/manifest.json``: the command, the configs, the seed used, the library
 and torch versions, the measured metrics, the training time and the file's sha256; it replaces the
-asset and the manifest together or not at all. ``load(NAME)`` refuses a missing or altered file and
+asset and the manifest together or not at all. New builds are stored in float16 (``"storage": "float16"``)
+and measured after rounding, so the metrics are those of the stored weights. ``load(NAME)`` refuses a missing or altered file and
 says which command rebuilds it; ``metrics(NAME)`` reads ``{length: exact match}`` from the manifest.
 
 Environment: ``LENGEN_ASSETS=/some/folder`` makes the zoo read and write that folder (its

@@ -1,8 +1,10 @@
 """Train, evaluate, save and record a zoo entry; load it back; verify it end to end.
 
 ``build`` checks everything it can before training (the name, the manifest's shape, that the assets
-folder is writable), then trains, measures, and hands the asset and its record to
-:func:`~lengen_utils.zoo.manifest.commit`, which writes both or neither.
+folder is writable), then trains, rounds the weights to float16 (issue 19: the assets stay small),
+measures the rounded model, and hands the half-precision asset and its record (``"storage": "float16"``)
+to :func:`~lengen_utils.zoo.manifest.commit`, which writes both or neither. The recorded metrics are
+therefore exactly those of the stored file; ``verify`` rounds a retrained model the same way.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Callable
 
 import torch
 
-from ..checkpoint import load_model, save_model
+from ..checkpoint import HALF, load_model, round_to_half, save_model
 from ..cli import UsageError, check_writable
 from ..constants import EVAL_SEED, __version__
 from ..device import set_cpu_threads
@@ -70,6 +72,7 @@ def build(name: str, progress: bool = True, assets: Path | None = None) -> dict:
     leaves both as they were)."""
     e = check_buildable(name, assets)
     model, result = train_entry(e, progress)
+    round_to_half(model)                      # measure what is stored
     record = {
         "command": e.command, "description": e.description, "seed": e.seed, **e.configs(),
         "metrics": measure(model, e, progress), "train_seconds": round(result.seconds, 1),
@@ -77,10 +80,10 @@ def build(name: str, progress: bool = True, assets: Path | None = None) -> dict:
         "n_parameters": model.num_parameters(),
         "lengen_version": __version__, "torch_version": torch.__version__,
         "threads": torch.get_num_threads(), "machine": platform.machine(), "device": str(model.device),
-        "created": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "created": time.strftime("%Y-%m-%d %H:%M:%S"), "storage": HALF,
     }
     meta = {"zoo_name": name, "task": e.task.to_dict(), "seed": e.seed}
-    return commit(name, record, lambda path: save_model(path, model, meta), assets)
+    return commit(name, record, lambda path: save_model(path, model, meta, half=True), assets)
 
 
 def _rebuild_hint(name: str, record: dict) -> str:
@@ -101,26 +104,38 @@ def _em(table: dict) -> dict[int, float]:
     return {int(k): float(v) for k, v in table.items()}
 
 
+def catalog_entry_of(name: str, record: dict) -> ZooEntry:
+    """The catalog's entry ``name``, checked against its manifest record (configs and lengths); a catalog
+    edited since the build raises ``AssertionError`` (re-measuring would test another recipe)."""
+    e = entry(name)
+    same = (TaskConfig.from_dict(record["task"]) == e.task and ModelConfig.from_dict(record["model"]) == e.model
+            and ("train" not in record or TrainConfig.from_dict(record["train"]) == e.train))
+    if not same or sorted(_em(record["metrics"]["em"])) != sorted(e.eval_lengths):
+        raise AssertionError(f"{name}: the catalog's config differs from the manifest; rebuild with `{e.command}`")
+    return e
+
+
 def verify(name: str, tolerance: float = 0.05, retrain: bool = True, progress: bool = False,
            assets: Path | None = None) -> dict:
     """Check an entry end to end: the cached file reproduces the recorded metrics exactly and, with
     ``retrain``, a model trained from scratch with the recorded config and seed lands within
-    ``tolerance`` of them at every length. Returns a report; raises ``AssertionError`` on a mismatch."""
-    e = entry(name)
+    ``tolerance`` of them at every length. A float16 entry's retrained model is rounded to float16
+    first, as ``build`` rounds it (a float32 entry's is measured as trained, as it was recorded).
+    Returns a report; raises ``AssertionError`` on a mismatch."""
     record = manifest_record(name, assets)
+    e = catalog_entry_of(name, record)
     recorded = _em(record["metrics"]["em"])
-    same = (TaskConfig.from_dict(record["task"]) == e.task and ModelConfig.from_dict(record["model"]) == e.model
-            and ("train" not in record or TrainConfig.from_dict(record["train"]) == e.train))
-    if not same or sorted(recorded) != sorted(e.eval_lengths):
-        raise AssertionError(f"{name}: the catalog's config differs from the manifest; rebuild with `{e.command}`")
+    half = record.get("storage") == HALF
     model, _ = load(name, assets=assets)
     cached = _em(measure(model, e)["em"])
-    report = {"name": name, "recorded": recorded, "cached": cached}
+    report = {"name": name, "storage": HALF if half else "float32", "recorded": recorded, "cached": cached}
     bad = {k: (recorded[k], cached[k]) for k in recorded if abs(recorded[k] - cached[k]) > 1e-9}
     if bad:
         raise AssertionError(f"{name}: the cached checkpoint gives {bad} (recorded, measured)")
     if retrain:
         fresh, result = train_entry(e, progress)
+        if half:
+            round_to_half(fresh)
         report["retrained"] = _em(measure(fresh, e)["em"])
         report["train_seconds"] = round(result.seconds, 1)
         off = {k: (recorded[k], report["retrained"][k]) for k in recorded

@@ -1,4 +1,4 @@
-"""``python -m lengen_utils.zoo list | train | verify | table | migrate``: the zoo's command line.
+"""``python -m lengen_utils.zoo list | train | verify | table | migrate [--half]``: the zoo's command line.
 
 Names, flags, ``$LENGEN_THREADS``, the manifest's shape and the assets folder are checked before
 anything trains; a refusal is one line on stderr with exit status 2. A failure afterwards (a
@@ -16,7 +16,7 @@ from .builder import build, check_buildable, verify
 from .catalog import catalog
 from .entry import ZooError
 from .manifest import assets_dir, manifest_record, read_manifest
-from .migrate import migrate_entry, outdated
+from .migrate import half_entry, migrate_entry, outdated
 from .report import markdown_table, update_readme
 
 PROG = "python -m lengen_utils.zoo"
@@ -41,6 +41,8 @@ def build_parser() -> OneLineParser:
     p_table.add_argument("--readme", metavar="FILE", help="rewrite the <!-- zoo-table --> blocks of FILE instead")
     p_migrate = sub.add_parser("migrate", help="rewrite format-1 checkpoints in the current format and re-measure them")
     p_migrate.add_argument("names", nargs="*", metavar="NAME", help="entries (default: every outdated one)")
+    p_migrate.add_argument("--half", action="store_true",
+                           help="store the named entries in float16 instead and re-measure their metrics")
     return parser
 
 
@@ -72,6 +74,8 @@ def _preflight(args) -> list[str]:
     if args.cmd == "list":
         return []
     if args.cmd == "migrate":
+        if args.half and not args.names:
+            raise UsageError("migrate --half converts the entries it is given; name them")
         names = _known(list(args.names)) if args.names else outdated()
         for name in names:
             manifest_record(name)
@@ -117,6 +121,21 @@ def _migrate(names: list[str]) -> None:
     print(f"{migrated} of {len(names)} checkpoint(s) migrated, every one re-measured equal to the manifest")
 
 
+def _migrate_half(names: list[str]) -> None:
+    converted = 0
+    for name in names:
+        rep = half_entry(name)
+        converted += rep["converted"]
+        if not rep["converted"]:
+            print(f"{name}: already float16")
+            continue
+        old, new = rep["old_em"], rep["em"]
+        worst = max(abs(new[k] - old[k]) for k in old)
+        print(f"{name}: {rep['old_sha256'][:12]} -> {rep['sha256'][:12]}, float16; EM float32 -> float16: " +
+              ", ".join(f"{k}: {old[k]:.4f} -> {new[k]:.4f}" for k in sorted(old)) + f"; largest change {worst:.4f}")
+    print(f"{converted} of {len(names)} checkpoint(s) converted to float16 and re-measured")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m lengen_utils.zoo`` (and the ``lengen-zoo`` script)."""
     args = build_parser().parse_args(argv)
@@ -133,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 print(markdown_table(names), end="")
         elif args.cmd == "migrate":
-            _migrate(names)
+            _migrate_half(names) if args.half else _migrate(names)
         elif args.cmd == "train":
             for name in names:
                 rec = build(name)

@@ -2,7 +2,9 @@
 
 A record holds the command that produced the asset, the configs, the seed actually used, the measured
 metrics (``{"em": {length: EM}, "per_digit": ..., "eval_n", "eval_seed"}``), the training time, the
-library and torch versions, the asset's path (relative to the assets folder) and its sha256.
+library and torch versions, the asset's path (relative to the assets folder), its sha256 and, for a
+half-precision file, ``"storage": "float16"``. The file is indented JSON with every table of numbers on
+one line (:func:`_compact`).
 
 :func:`commit` is the only writer of a built entry: it writes the asset and the new manifest to
 temporary files, then renames both into place. If anything fails, or Ctrl-C arrives, before both
@@ -120,9 +122,26 @@ def per_digit(name: str, assets: Path | None = None) -> dict[int, dict[int, floa
     return {int(k): {int(s): a for s, a in v.items()} for k, v in per.items()}
 
 
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _compact(value: object, depth: int = 0) -> str:
+    """JSON as ``json.dumps(indent=1)`` writes it, except that a dict or list holding only numbers (a length's
+    per-digit accuracies, an EM table) is one line without spaces: the same data in two thirds of the bytes,
+    and a changed record still shows as a few changed lines in a diff."""
+    pad, inner = " " * depth, " " * (depth + 1)
+    if isinstance(value, dict) and value and not all(_is_number(v) for v in value.values()):
+        items = [f"{inner}{json.dumps(str(k))}: {_compact(v, depth + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, list) and value and not all(_is_number(v) for v in value):
+        return "[\n" + ",\n".join(inner + _compact(v, depth + 1) for v in value) + "\n" + pad + "]"
+    return json.dumps(value, separators=(",", ":"))
+
+
 def _write_json(path: Path, manifest: dict) -> None:
     with open(path, "w") as f:
-        f.write(json.dumps(dict(sorted(manifest.items())), indent=1) + "\n")
+        f.write(_compact(dict(sorted(manifest.items()))) + "\n")
         f.flush()
         os.fsync(f.fileno())
 
@@ -149,10 +168,20 @@ def record_in_manifest(name: str, record: dict, assets: Path | None = None) -> N
         _record_in_manifest(name, record, assets)
 
 
+def rewrite_manifest(assets: Path | None = None) -> None:
+    """Rewrite the manifest in the current layout (same records), under the lock and atomically."""
+    with manifest_lock(assets):
+        _replace_manifest(read_manifest(assets), assets)
+
+
 def _record_in_manifest(name: str, record: dict, assets: Path | None = None) -> None:
-    path = manifest_path(assets)
     manifest = read_manifest(assets)
     manifest[name] = record
+    _replace_manifest(manifest, assets)
+
+
+def _replace_manifest(manifest: dict, assets: Path | None = None) -> None:
+    path = manifest_path(assets)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{MANIFEST}.{os.getpid()}.new")
     try:

@@ -34,11 +34,11 @@ def test_which_vector():
         return f"c_{{{slots[j] - 1}}}" if slots[j] and i != j else f"p_{{{ids[j] - ids[i]}}}"
 
     assert "looking at itself uses p_{0}" in failure(nb04.check_which_vector, diagonal)
-    assert "the offset is reversed" in failure(nb04.check_which_vector, reversed_offset)
+    assert "The offset is reversed" in failure(nb04.check_which_vector, reversed_offset)
     assert "belongs to the key, not the query" in failure(nb04.check_which_vector, by_query)
     assert "whatever the distance" in failure(nb04.check_which_vector, rpe_only)
-    assert "slots count from 1" in failure(nb04.check_which_vector, from_zero)
-    assert "return a label such as" in failure(nb04.check_which_vector, lambda i, j, ids, slots: (i, j))
+    assert "Slots count from 1" in failure(nb04.check_which_vector, from_zero)
+    assert "Return a label such as" in failure(nb04.check_which_vector, lambda i, j, ids, slots: (i, j))
 
 
 def test_frame():
@@ -70,7 +70,7 @@ def test_frame():
         return tokens, [None if t == "pad" else t for t in targets]
 
     assert "right-aligned in its frame" in failure(nb04.check_frame, left_aligned)
-    assert "the multiplier comes first, unpadded" in failure(nb04.check_frame, padded_multiplier)
+    assert "The multiplier comes first, unpadded" in failure(nb04.check_frame, padded_multiplier)
     assert "the last l + k positions" in failure(nb04.check_frame, only_frame)
     assert "most significant digit first" in failure(nb04.check_frame, units_first)
     assert "left-padded with 'pad'" in failure(nb04.check_frame, no_pads)

@@ -107,10 +107,10 @@ def test_decline_row_check_and_text():
 
 
 def test_sites_text():
-    sites = {5: {0: 1.0, 1: 0.995, 2: 1.0}, 15: {0: 0.65, 1: 0.6, 2: 0.7, 3: 0.55, 15: 0.6}}
+    sites = {5: {0: 1.0, 1: 0.995, 2: 1.0}, 15: {0: 0.65, 1: 0.6, 2: 0.7, 3: 0.55, 15: 0.6, 16: 0.1}}
     text = upe_m1.sites_text(sites, 5)
     assert "at least 99.5%" in text and "**units digit** is right in only 65.0%" in text
-    assert "middle digits in 55.0% to 70.0%, the top digit in 60.0%" in text
+    assert "middle digits in 55.0% to 70.0%, the product's top digit in 60.0%" in text
 
 
 class FakeExplorer:

@@ -46,21 +46,21 @@ def check_which_vector(fn: Callable[[int, int, list[int], list[int]], str]) -> i
                 pairs += 1
                 if got == want:
                     continue
-                shown = (f"for {problem.b} × {problem.a} (l = {task.config.frame_width}), query {i} ({ex.tokens[i]!r}, "
+                shown = (f"For {problem.b} × {problem.a} (l = {task.config.frame_width}), query {i} ({ex.tokens[i]!r}, "
                          f"slot {slots[i]}) and key {j} ({ex.tokens[j]!r}, slot {slots[j]}) the module adds {want}; "
                          f"you gave {got!r}")
-                expect(isinstance(got, str) and got[:2] in ("p_", "c_"), f"return a label such as 'p_{{-3}}' or "
-                                                                        f"'c_{{1}}': {shown}")
-                expect(not (i == j and slots[j]), f"a token looking at itself uses p_{{0}}, even a multiplier digit "
-                                                  f"(eq. 3.3 gives c_r only to pairs with j != i): {shown}")
-                expect(not (slots[i] and got == f"c_{{{slots[i]}}}"), "the uniform vector belongs to the "
-                       f"key, not the query: c_r is used when key j is the multiplier digit of slot r: {shown}")
-                expect(not (slots[j] and got.startswith("p_")), "key j is a multiplier digit: every other query sees "
-                       f"it through its slot's c_r, whatever the distance: {shown}")
-                expect(got != f"c_{{{slots[j] - 1}}}", f"slots count from 1 (0 means no uniform vector): key j with "
-                                                       f"slot r uses c_r: {shown}")
-                expect(got != f"p_{{{ids[i] - ids[j]}}}", f"the offset is reversed: the pair uses p_(j - i), key "
-                                                          f"minus query (id of j minus id of i): {shown}")
+                expect(isinstance(got, str) and got[:2] in ("p_", "c_"), f"Return a label such as 'p_{{-3}}' or "
+                                                                        f"'c_{{1}}'. {shown}")
+                expect(not (i == j and slots[j]), f"A token looking at itself uses p_{{0}}, even a multiplier digit "
+                                                  f"(eq. 3.3 gives c_r only to pairs with j != i). {shown}")
+                expect(not (slots[i] and got == f"c_{{{slots[i]}}}"), "The uniform vector belongs to the "
+                       f"key, not the query: c_r is used when key j is the multiplier digit of slot r. {shown}")
+                expect(not (slots[j] and got.startswith("p_")), "Key j is a multiplier digit: every other query sees "
+                       f"it through its slot's c_r, whatever the distance. {shown}")
+                expect(got != f"c_{{{slots[j] - 1}}}", f"Slots count from 1 (0 means no uniform vector): key j with "
+                                                       f"slot r uses c_r. {shown}")
+                expect(got != f"p_{{{ids[i] - ids[j]}}}", f"The offset is reversed: the pair uses p_(j - i), key "
+                                                          f"minus query (id of j minus id of i). {shown}")
                 expect(False, shown)
     return pairs
 
@@ -83,33 +83,33 @@ def check_frame(fn: Callable[[int, int, int], tuple[list[str], list]]) -> int:
         ex = encode(Problem(a, b, "*"), "sabbaghi", frame_width=l)
         want_tokens, want_targets = list(ex.tokens), list(ex.targets)
         got = attempt(fn, b, a, l)
-        shown = f"for {b} × {a} in l = {l}"
-        expect(isinstance(got, tuple) and len(got) == 2, f"return a pair (tokens, targets); {shown} you gave {got!r}")
+        shown = f"For {b} × {a} in l = {l}"
+        expect(isinstance(got, tuple) and len(got) == 2, f"Return a pair (tokens, targets). {shown} you gave {got!r}")
         tokens, targets = list(got[0]), list(got[1])
         if tokens != want_tokens:
             full = f"{shown} the input is {want_tokens}; you gave {tokens}"
             digits = list(str(b))
-            expect("×" not in tokens, f"the multiplication token is '*', not '×': {full}")
-            expect(tokens[:len(digits)] == digits, f"the multiplier comes first, unpadded, most significant digit "
-                                                   f"first: {full}")
-            expect(len(tokens) == len(want_tokens), f"the input is the multiplier's k digits, '*', and a frame of l "
-                                                    f"positions: {len(want_tokens)} tokens: {full}")
-            expect(tokens[len(digits) + 1:] != list(str(a)) + ["pad"] * (l - len(str(a))), "the multiplicand is "
-                   f"right-aligned in its frame: the pads come first, its units digit is the last token: {full}")
+            expect("×" not in tokens, f"The multiplication token is '*', not '×'. {full}")
+            expect(tokens[:len(digits)] == digits, f"The multiplier comes first, unpadded, most significant digit "
+                                                   f"first. {full}")
+            expect(len(tokens) == len(want_tokens), f"The input is the multiplier's k digits, '*', and a frame of l "
+                                                    f"positions: {len(want_tokens)} tokens. {full}")
+            expect(tokens[len(digits) + 1:] != list(str(a)) + ["pad"] * (l - len(str(a))), "The multiplicand is "
+                   f"right-aligned in its frame: the pads come first, its units digit is the last token. {full}")
             expect(False, full)
         if targets != want_targets:
             full = f"{shown} the targets are {want_targets}; you gave {targets}"
-            expect(len(targets) == len(tokens), f"give one target per input token (None where nothing is read): {full}")
+            expect(len(targets) == len(tokens), f"Give one target per input token (None where nothing is read). {full}")
             answer = [t for t in want_targets if t is not None]
             mine = [t for t in targets if t is not None]
             digits_mine, digits_answer = [t for t in mine if t != "pad"], [t for t in answer if t != "pad"]
-            expect(digits_mine == digits_answer or digits_mine != digits_answer[::-1], "the answer is written most "
-                   f"significant digit first, its units digit at the last position: {full}")
-            expect(len(mine) >= len(answer) or len(mine) == len(digits_answer), "the answer is read at the last l + k "
+            expect(digits_mine == digits_answer or digits_mine != digits_answer[::-1], "The answer is written most "
+                   f"significant digit first, its units digit at the last position. {full}")
+            expect(len(mine) >= len(answer) or len(mine) == len(digits_answer), "The answer is read at the last l + k "
                    f"positions (the frame, '*' and the multiplier's lower digits), not only in the frame: a product "
-                   f"can have up to l + k digits: {full}")
-            expect(len(mine) != len(digits_answer), "the answer block is left-padded with 'pad': the places above the "
-                   f"product's top digit are supervised as 'pad', not None: {full}")
+                   f"can have up to l + k digits. {full}")
+            expect(len(mine) != len(digits_answer), "The answer block is left-padded with 'pad': the places above the "
+                   f"product's top digit are supervised as 'pad', not None. {full}")
             expect(False, full)
     return len(cases)
 

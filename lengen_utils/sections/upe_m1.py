@@ -153,12 +153,12 @@ def sites_text(sites: Mapping[int, Mapping[int, float]], trained: int) -> str:
     """Where the errors sit (per-significance accuracy, live): the units digit, the middle and the top."""
     longest = max(sites)
     row = sites[longest]
-    top = max(row)
+    top = longest if longest in row else max(row)      # the product's top digit (n digits x 1 digit: up to n + 1)
     middle = [row[s] for s in row if 0 < s < top]
     return render_md(
         "Live, at {t} digits every answer digit is right in at least {lo_t:pct} of the problems. At {n} digits the "
-        "**units digit** is right in only {u:pct}, the middle digits in {m0:pct} to {m1:pct}, the top digit in "
-        "{top:pct}: the errors sit at every significance, and the units digit ($a_0 b \\bmod 10$, no carry comes in) "
+        "**units digit** is right in only {u:pct}, the middle digits in {m0:pct} to {m1:pct}, the product's top "
+        "digit in {top:pct}: the errors sit at every significance, and the units digit ($a_0 b \\bmod 10$, no carry comes in) "
         "fails about as often as the others. So the weak spot is not the carry chain. For the units digit only what "
         "lies further left changes when the multiplicand grows.",
         t=trained, lo_t=min(sites[trained].values()), n=longest, u=row[0], m0=min(middle), m1=max(middle),

@@ -6,7 +6,7 @@ from dataclasses import replace
 from lengen_utils.tasks import Task
 from lengen_utils.zoo import entry
 from lengen_utils.zoo.catalog import FLAGSHIP_SEEDS, REACH_PACKS
-from lengen_utils.zoo.flagship import BATCH, REACH_DIGITS, flagship_recipe, reach_recipe
+from lengen_utils.zoo.flagship import BATCH, REACH_DIGITS, REACH_PACK, flagship_recipe, reach_recipe
 
 
 def test_the_seeds_are_the_recipe_and_place_the_longest_test():
@@ -24,8 +24,9 @@ def test_reach_is_the_flagship_without_its_table_plus_the_scalable_softmax():
     same_model = replace(reach.model, encoding=flagship.model.encoding, max_positions=flagship.model.max_positions,
                          length_scale=False)
     assert same_model == flagship.model
-    assert replace(reach.task, max_position=flagship.task.max_position) == flagship.task
-    assert reach.train == flagship.train
+    assert replace(reach.task, max_position=flagship.task.max_position, pack=flagship.task.pack) == flagship.task
+    assert reach.task.pack == REACH_PACK and reach.train.batch_size * REACH_PACK == BATCH   # same problems per step
+    assert replace(reach.train, batch_size=flagship.train.batch_size) == flagship.train
 
 
 def test_the_figure_entries_change_only_the_pack_and_the_softmax():
@@ -33,5 +34,5 @@ def test_the_figure_entries_change_only_the_pack_and_the_softmax():
         e = entry(f"nb05-reach-pack{pack}-s0")
         assert e.task.pack == pack and not e.model.length_scale
         assert e.train.batch_size * pack == BATCH                      # the same problems per step
-        assert replace(e.task, pack=4) == reach_recipe().task
+        assert replace(e.task, pack=REACH_PACK) == reach_recipe().task
         assert replace(e.model, length_scale=True) == reach_recipe().model

@@ -7,6 +7,7 @@ import pytest
 
 from lengen_utils.claims import ClaimFailed
 from lengen_utils.sections import reach
+from lengen_utils.zoo import entry
 
 
 def test_right_key_weight_is_the_softmax_of_one_margin():
@@ -27,7 +28,7 @@ def test_dilution_rows_agree_at_training_and_diverge_at_long_contexts():
 
 
 def live(ours_long: float, plain_long: float, ours_short: float = 1.0) -> dict:
-    return {reach.OURS: {10: ours_short, 1000: ours_long}, reach.PACKS[4]: {10: 1.0, 1000: plain_long}}
+    return {reach.OURS: {10: ours_short, 1000: ours_long}, "plain": {10: 1.0, 1000: plain_long}}
 
 
 def test_check_reach_passes_and_names_each_failure():
@@ -48,11 +49,16 @@ def board(method: str, entries: list[str], lengths: dict[int, tuple[float, float
 def test_reach_text_uses_the_boards_numbers():
     seeds = board(reach.OURS, [f"flagship-reach-s{s}" for s in range(5)],
                   {10: (1.0, 1.0), 100: (1.0, 0.996), 500: (1.0, 0.97), 1000: (0.99, 0.93)}, [150.0, 170.0])
-    knobs = board(reach.PACKS[8], ["nb05-reach-pack8-s0"], {300: (0.66, 0.66), 1000: (0.0, 0.0)}, [210.0])
+    knobs = board(reach.PACKS[8], ["nb05-reach-pack8-s0"], {100: (1.0, 1.0), 200: (0.88, 0.88), 500: (0.0, 0.0), 1000: (0.0, 0.0)}, [210.0])
     text = reach.reach_text(seeds, knobs)
     for part in ("99.0% at 1000 digits", "worst seed 93.0%", "worst seed 97.0% at 500", "at least 99.6%",
-                 "8 problems per sequence: 66.0% at 300 digits and 0.0% at 1000", "5 seeds", "2.5 minutes"):
+                 "8 problems per sequence: 88.0% at 200, 0.0% at 500, 0.0% at 1000 digits", "but not to 1000 digits", "5 seeds", "2.5 minutes"):
         assert part in text, part
     curves = reach.reach_curves(seeds, knobs)
     assert set(curves) == {"no table, 8 problems per sequence",
-                           "no table, 4 per sequence + scalable softmax (median of 5 seeds)"}
+                           f"no table, {entry('flagship-reach-s0').task.pack} per sequence + scalable softmax (median of 5 seeds)"}
+
+
+def test_the_ablation_partner_has_our_packing():
+    assert reach.same_without(8) == "nb05-reach-pack8-s0"
+    assert reach.same_without() == f"nb05-reach-pack{entry('flagship-reach-s0').task.pack}-s0"

@@ -18,7 +18,8 @@ tell, before any training or evaluation:
 """
 from __future__ import annotations
 
-from .formats import BLANK, TOKEN_ID, VOCAB, get_format
+from .formats import BLANK, TOKEN_ID, get_format
+from .vocab import TEXT_VOCAB_SIZE
 from .model import ConfigError, ModelConfig
 from .task_config import TaskConfig
 
@@ -67,9 +68,9 @@ def check_compatible(model_config: ModelConfig, task_config: TaskConfig) -> None
         raise ConfigError(f"a decoder (causal=True) on the encoder format {t.format!r} cannot see the input "
                           f"digits right of an answer position; the encoder format needs causal=False")
     _check_table(m, t, "position IDs")
-    if t.filler_max > 0 and m.vocab_size < len(VOCAB):
-        raise ConfigError(f"filler_max={t.filler_max} writes text tokens (IDs up to {len(VOCAB) - 1}) but the model's "
-                          f"vocab_size={m.vocab_size}; use ModelConfig(vocab_size={len(VOCAB)})")
+    if t.filler_max > 0 and m.vocab_size < TEXT_VOCAB_SIZE:
+        raise ConfigError(f"filler_max={t.filler_max} writes text tokens (IDs up to {TEXT_VOCAB_SIZE - 1}) but the "
+                          f"model's vocab_size={m.vocab_size}; use ModelConfig(vocab_size={TEXT_VOCAB_SIZE}) or more")
     if t.spaces > 0 and m.vocab_size <= TOKEN_ID[BLANK]:
         raise ConfigError(f"spaces={t.spaces} writes the blank token (ID {TOKEN_ID[BLANK]}) but the model's "
                           f"vocab_size={m.vocab_size}; use ModelConfig(vocab_size={TOKEN_ID[BLANK] + 1}) or more")

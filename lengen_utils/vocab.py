@@ -26,6 +26,9 @@ SPACE_TOKENS: tuple[str, ...] = (BLANK,)
 VOCAB: tuple[str, ...] = (*ARITHMETIC_VOCAB, *BOARD_TOKENS, *TEXT_TOKENS, *SPACE_TOKENS)
 TOKEN_ID = {tok: i for i, tok in enumerate(VOCAB)}
 FILL_ID = TOKEN_ID[FILL]
+#: The vocabulary a model that reads numbers inside text needs: every token up to the last filler word (the blank
+#: of notebook 08 comes after it, so the text models trained before it keep their size).
+TEXT_VOCAB_SIZE = max(TOKEN_ID[w] for w in TEXT_TOKENS) + 1
 
 
 class FormatError(ValueError):

@@ -28,7 +28,7 @@ from ..model import ModelConfig
 from ..task_config import TaskConfig
 from ..text_filler import filled_length
 from ..train import TrainConfig
-from ..vocab import VOCAB
+from ..vocab import TEXT_VOCAB_SIZE
 from .entry import ZooEntry
 from .registry import register
 
@@ -61,7 +61,7 @@ def _nb04t(kind: str, seed: int) -> ZooEntry:
                         max_digits=NB04T_TRAINED, frame_width=NB04T_FRAME, random_start=False,
                         max_position=_MAX_POSITION, eval_sampler="uniform", shift_augment=True,
                         shift_max_width=NB04T_FRAME - 1, filler_max=filler),
-        model=ModelConfig(vocab_size=len(VOCAB), d_model=64, n_layers=2, n_heads=4, d_ff=128, causal=False,
+        model=ModelConfig(vocab_size=TEXT_VOCAB_SIZE, d_model=64, n_layers=2, n_heads=4, d_ff=128, causal=False,
                           encoding="learned", rpe_max_distance=2 * NB04T_FRAME + 1, max_positions=_MAX_POSITION + 1,
                           arithmetic_heads=heads),
         train=TrainConfig(steps=2500, batch_size=64, lr=3e-3, warmup_steps=100, seed=seed),

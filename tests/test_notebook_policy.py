@@ -5,6 +5,7 @@ and the ``assert`` lines inside the notebooks check the results. A notebook save
 make nbval compare widget and timing output, which is not reproducible, so it is refused here.
 The second policy: no measured number is typed into a markdown cell (see ``typed_numbers``).
 """
+import ast
 import json
 import re
 from pathlib import Path
@@ -109,3 +110,85 @@ def test_prose_numbers_are_formatted_one_way():
                      n=1000) == "26.1% at 20, 95%, 4.9 minutes, 58 s, 1,000"
     with pytest.raises(KeyError):
         render_md("{missing:pct}")
+
+
+# -- thin notebooks ---------------------------------------------------------------------------------
+# A learner reads the visible code: the concept, the calls, the plots. Prose with measured numbers is built in
+# lengen_utils.sections and shown by one call in a cell whose source is hidden (metadata jupyter.source_hidden,
+# which JupyterLab and Colab honour, and the hide-input tag); a section's claims are one check call. Counted
+# over visible code cells (blank lines excluded): lines in cells that render prose, plus lines of assert
+# statements, are at most MAX_PROSE_SHARE of the visible lines, and a notebook has at most MAX_VISIBLE_LINES.
+MAX_PROSE_SHARE = 0.25
+MAX_VISIBLE_LINES = 350
+PROSE_CALLS = ("show_md", "show_text", "render_md")
+
+
+def _hidden(cell: dict) -> bool:
+    return bool(cell.get("metadata", {}).get("jupyter", {}).get("source_hidden"))
+
+
+def _called(node: ast.AST) -> set[str]:
+    return {n.func.id if isinstance(n.func, ast.Name) else n.func.attr for n in ast.walk(node)
+            if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute))}
+
+
+def thinness(nb: dict) -> tuple[int, int]:
+    """``(visible code lines, of which render prose or assert)`` for one notebook's JSON."""
+    visible = prose = 0
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code" or _hidden(cell):
+            continue
+        source = "".join(cell["source"])
+        lines = [n for n, line in enumerate(source.splitlines(), 1) if line.strip()]
+        visible += len(lines)
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:                       # IPython magics: count the plain statements only
+            prose += sum(line.lstrip().startswith("assert") for line in source.splitlines())
+            continue
+        if _called(tree) & set(PROSE_CALLS):
+            prose += len(lines)
+            continue
+        spans = {n for node in ast.walk(tree) if isinstance(node, ast.Assert)
+                 for n in range(node.lineno, node.end_lineno + 1)}
+        prose += len(spans & set(lines))
+    return visible, prose
+
+
+def test_thinness_is_counted_over_visible_cells():
+    cell = lambda src, hidden=False: {"cell_type": "code", "source": src,
+                                      "metadata": {"jupyter": {"source_hidden": True}} if hidden else {}}
+    nb = {"cells": [cell("x = 1\n\nplot(x)\n"), cell("show_text(sections.prose(x))\n"),
+                    cell("show_md('long\\n'\n        'template')\n", hidden=True),
+                    cell("assert x == 1, (\n    'message')\ny = x\n"), {"cell_type": "markdown", "source": "# t"}]}
+    assert thinness(nb) == (6, 3)                 # 2 + 1 + 3 visible; 1 prose line, 2 assert lines
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_thin(path):
+    visible, prose = thinness(json.loads(path.read_text()))
+    assert visible <= MAX_VISIBLE_LINES, (f"{path.name}: {visible} visible code lines (limit {MAX_VISIBLE_LINES}); "
+                                          "move plumbing into lengen_utils and call it")
+    assert prose <= MAX_PROSE_SHARE * visible, (
+        f"{path.name}: {prose} of {visible} visible code lines ({prose / visible:.0%}) render prose or assert "
+        f"(limit {MAX_PROSE_SHARE:.0%}); build prose in lengen_utils.sections, show it in a hidden cell, and check a "
+        "section's claims with one call")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_prose_cells_are_hidden(path):
+    """A cell that only shows prose (every statement a show_text/show_md call) hides its source."""
+    shown = []
+    for i, cell in enumerate(json.loads(path.read_text())["cells"]):
+        if cell["cell_type"] != "code" or _hidden(cell):
+            continue
+        try:
+            body = ast.parse("".join(cell["source"])).body
+        except SyntaxError:
+            continue
+        calls = [s for s in body if not isinstance(s, (ast.Import, ast.ImportFrom))]
+        if calls and all(isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+                         and _called(s.value) & set(PROSE_CALLS) for s in calls):
+            shown.append(i)
+    assert not shown, (f"{path.name}: cells {shown} only render prose; hide their source "
+                       '(metadata {"jupyter": {"source_hidden": true}, "tags": ["hide-input"]})')

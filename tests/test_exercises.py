@@ -46,3 +46,15 @@ def test_solutions_are_reached_by_notebook_name():
     assert callable(solutions.nb05.coupled_ids)
     with pytest.raises(AttributeError):
         solutions.not_a_notebook
+
+
+def test_every_notebook_01_to_07_has_two_coding_exercises():
+    """Issue 20: each of notebooks 01-07 has at least two checked coding exercises (a check_* call on a stub)."""
+    import json
+    import re
+    from pathlib import Path
+    for path in sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("0[1-7]_*.ipynb")):
+        code = "".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code")
+        checks = set(re.findall(r"\.(check_\w+)\((\w+)\)", code))
+        stubs = {name for _, name in checks if re.search(rf"def {name}\(.*?raise NotImplementedError", code, re.S)}
+        assert len(stubs) >= 2, f"{path.name}: coding exercises with a stub and a checker: {sorted(stubs)}"

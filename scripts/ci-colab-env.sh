@@ -3,7 +3,7 @@
 # project's own environment, so that nothing of JupyterLab 4 or ipywidgets 8 leaks into it.
 #   bash scripts/ci-colab-env.sh            # creates build/colab-venv/ with python3 (PYTHON=... picks another)
 # What it holds, as a Colab runtime does: torch (the CPU build here), ipywidgets 7.7.1 with the classic
-# Notebook 6.5 and widgetsnbextension 3.6 as the front end, ipykernel 6.17, and the course's runtime
+# Notebook 6.5 and widgetsnbextension 3.6.1 as the front end, ipykernel 6.17, and the course's runtime
 # dependencies (pyproject.toml). The course itself is NOT installed: the test installs it the way a
 # learner's first notebook cell does on Colab (lengen_utils.colab), from a file:// clone, and removes it
 # afterwards. Prints the environment's python as its last line.
@@ -11,7 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 VENV=${LENGEN_COLAB_VENV:-build/colab-venv}
-COLAB_STACK=("ipywidgets==7.7.1" "notebook>=6.5,<6.6" "widgetsnbextension>=3.6,<3.7" "ipykernel>=6.17,<6.18")
+# widgetsnbextension 3.6.1 is the front end released with ipywidgets 7.7.1; the later 3.6.x that pip would pick
+# (3.6.10 was tried) create no widget at all with 7.7.1's kernel side ("_deserialize_state is not a function")
+COLAB_STACK=("ipywidgets==7.7.1" "notebook>=6.5,<6.6" "widgetsnbextension==3.6.1" "ipykernel>=6.17,<6.18")
 
 if [ ! -x "$VENV/bin/python" ]; then
   echo "ci-colab-env: creating $VENV with $("$PYTHON" --version 2>&1)" >&2
@@ -19,9 +21,12 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 PY="$PWD/$VENV/bin/python"
 if ! "$PY" -c "import torch" >/dev/null 2>&1; then
-  # a CPU build as in scripts/install.sh (pip's cache makes this quick after the project's install)
-  "$PY" -m pip install -q --timeout 20 --retries 1 --index-url https://download.pytorch.org/whl/cpu "torch>=2.2" >&2 \
+  # a CPU build, tried in scripts/install.sh's order: a local wheel pip finds without an index, PyTorch's CPU
+  # index, the default index; then torch's small dependencies (the local wheel comes without them)
+  "$PY" -m pip install --no-index --no-deps "torch>=2.2" >/dev/null 2>&1 \
+    || "$PY" -m pip install -q --timeout 20 --retries 1 --index-url https://download.pytorch.org/whl/cpu "torch>=2.2" >&2 \
     || "$PY" -m pip install -q "torch>=2.2" >&2
+  "$PY" -m pip install -q filelock typing-extensions sympy networkx jinja2 fsspec >&2
 fi
 # the course's dependencies, resolved together with Colab's pins; then the course itself goes again
 "$PY" -m pip install -q "${COLAB_STACK[@]}" . >&2

@@ -2,18 +2,8 @@
 planted mistakes fail with the message that names them."""
 from __future__ import annotations
 
-from lengen_utils.exercises import FAILED, NOT_ATTEMPTED, PASSED, nb01
+from lengen_utils.exercises import NOT_ATTEMPTED, PASSED, failure, nb01, stub
 from lengen_utils.exercises.solutions import nb01 as solutions
-
-
-def stub(*args):
-    raise NotImplementedError
-
-
-def failure(check, fn) -> str:
-    result = check(fn, quiet=True)
-    assert result.status == FAILED, result
-    return result.message
 
 
 def test_the_library_reference():

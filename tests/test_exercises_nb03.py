@@ -6,18 +6,12 @@ import statistics
 
 import numpy as np
 
-from lengen_utils.exercises import FAILED, NOT_ATTEMPTED, PASSED, nb03
+from lengen_utils.exercises import NOT_ATTEMPTED, PASSED, failure, nb03
 from lengen_utils.exercises.solutions import nb03 as solutions
 
 
 def stub(*args, **kwargs):
     raise NotImplementedError
-
-
-def failure(check, fn) -> str:
-    result = check(fn, quiet=True)
-    assert result.status == FAILED, result
-    return result.message
 
 
 def test_the_library_reference_is_key_minus_query_clipped():

@@ -1,17 +1,7 @@
 """Notebook 04's coding exercises (lengen_utils.exercises.nb04), each checked three ways: the solution passes, the
 untouched stub is "not attempted", and planted mistakes fail with the message that names them."""
-from lengen_utils.exercises import FAILED, NOT_ATTEMPTED, PASSED, nb04
+from lengen_utils.exercises import NOT_ATTEMPTED, PASSED, failure, nb04, stub
 from lengen_utils.exercises.solutions import nb04 as solutions
-
-
-def stub(*args):
-    raise NotImplementedError
-
-
-def failure(check, fn) -> str:
-    result = check(fn, quiet=True)
-    assert result.status == FAILED, result
-    return result.message
 
 
 def test_which_vector():

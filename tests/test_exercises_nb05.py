@@ -1,6 +1,6 @@
 """Notebook 05's exercises: the solutions pass, untouched stubs are not attempted, and planted mistakes fail
 with the message that names them."""
-from lengen_utils.exercises import FAILED, NOT_ATTEMPTED, PASSED, nb05
+from lengen_utils.exercises import NOT_ATTEMPTED, PASSED, failure, nb05
 from lengen_utils.exercises.solutions import nb05 as solutions
 
 
@@ -16,12 +16,6 @@ def test_solutions_pass():
 def test_stubs_are_not_attempted():
     assert nb05.check_coupled_ids(stub, quiet=True).status == NOT_ATTEMPTED
     assert nb05.check_sink_ids(stub, quiet=True).status == NOT_ATTEMPTED
-
-
-def failure(check, fn) -> str:
-    result = check(fn, quiet=True)
-    assert result.status == FAILED, result
-    return result.message
 
 
 def test_coupled_mistakes_are_named():

@@ -5,18 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from lengen_utils import complexity as C
-from lengen_utils.exercises import FAILED, NOT_ATTEMPTED, PASSED, nb06
+from lengen_utils.exercises import NOT_ATTEMPTED, PASSED, failure, nb06, stub
 from lengen_utils.exercises.solutions import nb06 as solutions
-
-
-def stub(*args):
-    raise NotImplementedError
-
-
-def failure(check, fn) -> str:
-    result = check(fn, quiet=True)
-    assert result.status == FAILED, result
-    return result.message
 
 
 def cascade_variant(*, lone_nines=False, restart=True, units_first=True, pad=True):

@@ -111,5 +111,19 @@ def reveal(solution: Callable) -> None:
                  f"<pre>{html.escape(source)}</pre></details>"))
 
 
+def stub(*args, **kwargs):
+    """An untouched stub, for testing a checker: it raises NotImplementedError as the notebook's stubs do."""
+    raise NotImplementedError
+
+
+def failure(check: Callable, fn: Callable) -> str:
+    """The message with which ``check`` fails ``fn``, for testing that a planted mistake is named; raises
+    AssertionError when ``check`` does not fail it."""
+    result = check(fn, quiet=True)
+    if result.status != FAILED:
+        raise AssertionError(f"{result.title}: expected a failure, got {result.status}: {result.message}")
+    return result.message
+
+
 __all__ = ["PASSED", "NOT_ATTEMPTED", "FAILED", "ExerciseFailed", "ExerciseResult", "attempt", "expect",
-           "exercise", "reveal"]
+           "exercise", "failure", "reveal", "stub"]

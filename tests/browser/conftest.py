@@ -23,16 +23,12 @@ import uuid
 from pathlib import Path
 
 import pytest
+from chromium_support import headless_chromium
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = Path(os.environ.get("LENGEN_BROWSER_NOTEBOOKS") or REPO / "notebooks")
 IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 
-# flags this machine's Chromium needs (no sandbox as root, no GPU, no network beyond localhost);
-# Playwright adds --headless and a fresh --user-data-dir itself
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--disable-dev-shm-usage"]
 SERVER_START_TIMEOUT = 90
 
 
@@ -42,17 +38,6 @@ def missing(reason: str):
         pytest.fail(f"{reason} (CI=true: the browser tests must run; see scripts/ci-browser-deps.sh)",
                     pytrace=False)
     pytest.skip(reason)
-
-
-def chromium_path() -> str | None:
-    """``$LENGEN_CHROMIUM`` if set, else the system's chromium; None when it is not an executable file."""
-    override = os.environ.get("LENGEN_CHROMIUM")
-    candidates = [override] if override else [shutil.which("chromium"), shutil.which("chromium-browser"),
-                                              "/usr/bin/chromium"]
-    for candidate in candidates:
-        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    return None
 
 
 def _free_port() -> int:
@@ -139,19 +124,8 @@ def lab_server(tmp_path_factory):
 @pytest.fixture(scope="session")
 def browser():
     """Headless system Chromium under Playwright (one browser for all notebooks)."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("Playwright for Python is not installed (pip install playwright)")
-    exe = chromium_path()
-    if exe is None:
-        missing("Chromium not found (apt-get install chromium, or set LENGEN_CHROMIUM)")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with headless_chromium(missing) as b:
+        yield b
 
 
 @pytest.fixture(scope="session")

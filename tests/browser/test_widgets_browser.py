@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from chromium_support import js_display
 
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -99,14 +100,7 @@ JS_PROBLEMS = """() => {
   return found;
 }"""
 # what the widget shows, without its controls: text, HTML and a hash of every image
-JS_DISPLAY = """(cell, controls) => {
-  const area = cell.querySelector('.jp-Cell-outputArea') || cell;
-  const hash = s => { let h = 0; for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; return h; };
-  const clone = area.cloneNode(true);
-  clone.querySelectorAll(controls).forEach(e => e.remove());
-  const imgs = [...area.querySelectorAll('img')].map(im => `${im.src.length}:${hash(im.src)}`);
-  return clone.innerText + '\\n' + imgs.join(' ');
-}"""
+JS_DISPLAY = js_display(".jp-Cell-outputArea")
 
 
 class Notebook:

@@ -26,16 +26,13 @@ import uuid
 from pathlib import Path
 
 import pytest
+from chromium_support import headless_chromium
 
 from lengen_utils import colab
 
 REPO = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 COLAB_STACK = {"ipywidgets": r"7\.7\.1", "notebook": r"6\.5\.\d+", "widgetsnbextension": r"3\.6\.1"}   # versions
-# the flags of tests/browser/conftest.py: no sandbox as root, no GPU, nothing beyond localhost
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--disable-dev-shm-usage"]
 SERVER_START_TIMEOUT = 60
 
 
@@ -191,29 +188,8 @@ def classic_server(colab_python, installed_course, tmp_path_factory):
                 proc.wait()
 
 
-def chromium_path() -> str | None:
-    override = os.environ.get("LENGEN_CHROMIUM")
-    for candidate in [override] if override else [shutil.which("chromium"), shutil.which("chromium-browser"),
-                                                   "/usr/bin/chromium"]:
-        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
 @pytest.fixture(scope="session")
 def colab_browser():
     """Headless system Chromium under Playwright."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("Playwright for Python is not installed (bash scripts/ci-browser-deps.sh installs it)")
-    exe = chromium_path()
-    if exe is None:
-        missing("Chromium not found (apt-get install chromium, or set LENGEN_CHROMIUM)")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
+    with headless_chromium(missing) as b:
+        yield b

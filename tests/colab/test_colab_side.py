@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+from chromium_support import js_display
 
 pytestmark = [pytest.mark.colab, pytest.mark.slow]
 
@@ -83,14 +84,7 @@ JS_PROBLEMS = """() => {
 }"""
 JS_SETUP_OUTPUTS = """() => Jupyter.notebook.get_cells().filter(c => ((c.metadata || {}).tags || [])
   .includes('colab-setup')).map(c => c.output_area.outputs.length)"""
-JS_DISPLAY = """(cell, controls) => {
-  const area = cell.querySelector('.output_wrapper') || cell;
-  const hash = s => { let h = 0; for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; return h; };
-  const clone = area.cloneNode(true);
-  clone.querySelectorAll(controls).forEach(e => e.remove());
-  const imgs = [...area.querySelectorAll('img')].map(im => `${im.src.length}:${hash(im.src)}`);
-  return clone.innerText + '\\n' + imgs.join(' ');
-}"""
+JS_DISPLAY = js_display(".output_wrapper")
 
 
 def test_setup_cell_off_colab_does_nothing(installed_course):

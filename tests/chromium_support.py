@@ -1,0 +1,57 @@
+"""Headless Chromium for the two browser tests: tests/browser (JupyterLab 4) and tests/colab (Colab's widget
+stack on the classic Notebook). Both drive the system's Chromium through Playwright; never `playwright install`.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from typing import Callable, Iterator
+
+# flags this machine's Chromium needs (no sandbox as root, no GPU, no network beyond localhost);
+# Playwright adds --headless and a fresh --user-data-dir itself
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage"]
+
+
+def chromium_path() -> str | None:
+    """``$LENGEN_CHROMIUM`` if set, else the system's chromium; None when it is not an executable file."""
+    override = os.environ.get("LENGEN_CHROMIUM")
+    candidates = [override] if override else [shutil.which("chromium"), shutil.which("chromium-browser"),
+                                              "/usr/bin/chromium"]
+    for candidate in candidates:
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+@contextlib.contextmanager
+def headless_chromium(missing: Callable[[str], None]) -> Iterator:
+    """A Playwright browser on the system Chromium; ``missing(reason)`` skips (or, under CI, fails) without one."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("Playwright for Python is not installed (bash scripts/ci-browser-deps.sh installs it)")
+    exe = chromium_path()
+    if exe is None:
+        missing("Chromium not found (apt-get install chromium, or set LENGEN_CHROMIUM)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def js_display(output_area: str) -> str:
+    """JavaScript ``(cell, controls) => text``: what a widget shows without its controls (text, HTML and a hash of
+    every image) inside the cell's ``output_area`` (a CSS selector: JupyterLab's and the classic Notebook's differ)."""
+    return """(cell, controls) => {
+  const area = cell.querySelector('%s') || cell;
+  const hash = s => { let h = 0; for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; return h; };
+  const clone = area.cloneNode(true);
+  clone.querySelectorAll(controls).forEach(e => e.remove());
+  const imgs = [...area.querySelectorAll('img')].map(im => `${im.src.length}:${hash(im.src)}`);
+  return clone.innerText + '\\n' + imgs.join(' ');
+}""" % output_area

@@ -3,10 +3,10 @@ stack on the classic Notebook). Both drive the system's Chromium through Playwri
 """
 from __future__ import annotations
 
-import contextlib
+import atexit
 import os
 import shutil
-from typing import Callable, Iterator
+from typing import Callable
 
 # flags this machine's Chromium needs (no sandbox as root, no GPU, no network beyond localhost);
 # Playwright adds --headless and a fresh --user-data-dir itself
@@ -26,9 +26,14 @@ def chromium_path() -> str | None:
     return None
 
 
-@contextlib.contextmanager
-def headless_chromium(missing: Callable[[str], None]) -> Iterator:
-    """A Playwright browser on the system Chromium; ``missing(reason)`` skips (or, under CI, fails) without one."""
+_RUNNING: list = []          # (playwright, browser) once started: one per test process
+
+
+def headless_chromium(missing: Callable[[str], None]):
+    """The test process's one Playwright browser on the system Chromium (both suites share it: Playwright's sync
+    API allows one running instance per thread); ``missing(reason)`` skips (or, under CI, fails) without one."""
+    if _RUNNING:
+        return _RUNNING[0][1]
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -36,12 +41,18 @@ def headless_chromium(missing: Callable[[str], None]) -> Iterator:
     exe = chromium_path()
     if exe is None:
         missing("Chromium not found (apt-get install chromium, or set LENGEN_CHROMIUM)")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_FLAGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    pw = sync_playwright().start()
+    browser = pw.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_FLAGS)
+    _RUNNING.append((pw, browser))
+    atexit.register(_stop)
+    return browser
+
+
+def _stop() -> None:
+    for pw, browser in _RUNNING:
+        browser.close()
+        pw.stop()
+    _RUNNING.clear()
 
 
 def js_display(output_area: str) -> str:

@@ -124,8 +124,7 @@ def lab_server(tmp_path_factory):
 @pytest.fixture(scope="session")
 def browser():
     """Headless system Chromium under Playwright (one browser for all notebooks)."""
-    with headless_chromium(missing) as b:
-        yield b
+    return headless_chromium(missing)
 
 
 @pytest.fixture(scope="session")

@@ -191,5 +191,4 @@ def classic_server(colab_python, installed_course, tmp_path_factory):
 @pytest.fixture(scope="session")
 def colab_browser():
     """Headless system Chromium under Playwright."""
-    with headless_chromium(missing) as b:
-        yield b
+    return headless_chromium(missing)

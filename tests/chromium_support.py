@@ -1,12 +1,19 @@
-"""Headless Chromium for the two browser tests: tests/browser (JupyterLab 4) and tests/colab (Colab's widget
-stack on the classic Notebook). Both drive the system's Chromium through Playwright; never `playwright install`.
+"""What the two browser tests share: tests/browser (JupyterLab 4) and tests/colab (Colab's widget stack on the
+classic Notebook). Both start a notebook server, wait for it, and drive the system's Chromium through Playwright
+(never `playwright install`).
 """
 from __future__ import annotations
 
 import atexit
 import os
 import shutil
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
 from typing import Callable
+
+import pytest
 
 # flags this machine's Chromium needs (no sandbox as root, no GPU, no network beyond localhost);
 # Playwright adds --headless and a fresh --user-data-dir itself
@@ -66,3 +73,32 @@ def js_display(output_area: str) -> str:
   const imgs = [...area.querySelectorAll('img')].map(im => `${im.src.length}:${hash(im.src)}`);
   return clone.innerText + '\\n' + imgs.join(' ');
 }""" % output_area
+
+
+def wait_until_serving(proc: subprocess.Popen, url: str, token: str, log_path: Path, name: str,
+                       timeout: float) -> None:
+    """Wait until the server at ``url`` answers its status API; fail with the end of its log if it exits first or
+    does not answer within ``timeout`` seconds."""
+    deadline = time.time() + timeout
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(f"{name} exited with {proc.returncode}:\n{log_path.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.time() > deadline:
+            pytest.fail(f"{name} did not answer in {timeout} s:\n{log_path.read_text()[-3000:]}")
+        time.sleep(0.3)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Terminate a server, and kill it if it does not stop within 15 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

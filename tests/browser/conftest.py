@@ -17,13 +17,11 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 import uuid
 from pathlib import Path
 
 import pytest
-from chromium_support import headless_chromium
+from chromium_support import headless_chromium, stop, wait_until_serving
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = Path(os.environ.get("LENGEN_BROWSER_NOTEBOOKS") or REPO / "notebooks")
@@ -95,29 +93,11 @@ def lab_server(tmp_path_factory):
     log = open(log_path, "w")
     proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + SERVER_START_TIMEOUT
     try:
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"JupyterLab exited with {proc.returncode}:\n{log_path.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.time() > deadline:
-                pytest.fail(f"JupyterLab did not answer in {SERVER_START_TIMEOUT} s:\n"
-                            f"{log_path.read_text()[-3000:]}")
-            time.sleep(0.3)
+        wait_until_serving(proc, url, token, log_path, "JupyterLab", SERVER_START_TIMEOUT)
         yield url, token, root
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
         log.close()
 
 

@@ -21,12 +21,11 @@ import shutil
 import socket
 import subprocess
 import time
-import urllib.request
 import uuid
 from pathlib import Path
 
 import pytest
-from chromium_support import headless_chromium
+from chromium_support import headless_chromium, stop, wait_until_serving
 
 from lengen_utils import colab
 
@@ -164,28 +163,11 @@ def classic_server(colab_python, installed_course, tmp_path_factory):
     with open(log_path, "w") as log:
         proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
-        deadline = time.time() + SERVER_START_TIMEOUT
         try:
-            while True:
-                if proc.poll() is not None:
-                    pytest.fail(f"Notebook exited with {proc.returncode}:\n{log_path.read_text()[-3000:]}")
-                try:
-                    with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    pass
-                if time.time() > deadline:
-                    pytest.fail(f"Notebook did not answer in {SERVER_START_TIMEOUT} s:\n{log_path.read_text()[-3000:]}")
-                time.sleep(0.3)
+            wait_until_serving(proc, url, token, log_path, "Notebook", SERVER_START_TIMEOUT)
             yield url, token, root
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,12 @@ optimizer and the embedding lookups are left out), on the padded batch the hardw
   ``2 B T (2K+1) d`` (queries against the relative key table);
 * training = 3 x forward (the backward pass costs twice the forward): ``6 N B T + 12 L B T^2 d + ...``.
 
+The same run measures the machine's fp32 matrix multiply (``1024 x 1024``, :func:`sgemm_rate`), the roof that
+the step's FLOP/s are compared with, and the cost of drawing batches during training: the timed steps run once
+on batches drawn beforehand (the step alone) and once on batches drawn as :func:`~lengen_utils.train.fit`
+draws them (in a background thread, :func:`~lengen_utils.train.prefetched`); the data-preparation share is
+how much longer the second takes.
+
 Decoding throughput is answer tokens produced per second by :func:`evaluate_lengths` with
 ``greedy=True`` (an encoder predicts its answer in one pass), including batching and scoring.
 """
@@ -36,6 +42,7 @@ from .model import ModelConfig, Transformer
 from .multiseed import FLAGSHIP_MODEL, FLAGSHIP_TASK
 from .task_config import TaskConfig
 from .tasks import Task
+from .train import prefetched
 
 
 @dataclass(frozen=True)
@@ -99,9 +106,25 @@ def _sync(device: torch.device) -> None:
         torch.cuda.synchronize(device)
 
 
+def sgemm_rate(device: torch.device, n: int = 1024, repeats: int = 10) -> float:
+    """FLOP/s of an ``n x n`` fp32 matrix multiply on ``device`` (the median of ``repeats`` timed products)."""
+    a, b = torch.randn(n, n, device=device), torch.randn(n, n, device=device)
+    for _ in range(3):
+        a @ b
+    times = []
+    for _ in range(repeats):
+        _sync(device)
+        t0 = time.perf_counter()
+        a @ b
+        _sync(device)
+        times.append(time.perf_counter() - t0)
+    return 2.0 * n ** 3 / float(np.median(times))
+
+
 def measure_training(shape: Shape, steps: int, batch_size: int, device: torch.device, warmup: int = 3,
                      seed: int = 0) -> dict:
-    """Time ``steps`` optimizer steps after ``warmup`` untimed ones; batches are drawn (and timed) first."""
+    """Time ``steps`` optimizer steps after ``warmup`` untimed ones on batches drawn (and timed) first, then
+    ``steps`` more on batches drawn as ``fit`` draws them (in a background thread while the step runs)."""
     task = Task(shape.task)
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
@@ -112,10 +135,8 @@ def measure_training(shape: Shape, steps: int, batch_size: int, device: torch.de
     model = Transformer(shape.model).to(device).train()
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3, betas=(0.9, 0.98))
     losses = []
-    for i, batch in enumerate(batches):
-        if i == warmup:
-            _sync(device)
-            t0 = time.perf_counter()
+
+    def step(batch) -> None:
         with autocast(device):
             logits = model(**batch.model_inputs())
         loss = F.cross_entropy(logits.float().flatten(0, 1), batch.targets.flatten(), ignore_index=IGNORE_INDEX)
@@ -124,8 +145,15 @@ def measure_training(shape: Shape, steps: int, batch_size: int, device: torch.de
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         losses.append(loss.detach())
+
+    for i, batch in enumerate(batches):
+        if i == warmup:
+            _sync(device)
+            t0 = time.perf_counter()
+        step(batch)
     _sync(device)
     seconds = time.perf_counter() - t0
+    live_s = _live_steps(task, step, steps, batch_size, device, np.random.default_rng(seed + 1))
     timed = batches[warmup:]
     padded = sum(b.tokens.numel() for b in timed)
     real = sum(int(b.key_padding.sum()) for b in timed)
@@ -133,7 +161,21 @@ def measure_training(shape: Shape, steps: int, batch_size: int, device: torch.de
     return {"steps": steps, "batch_size": batch_size, "seconds": seconds, "steps_per_s": steps / seconds,
             "mean_seq_len": padded / (steps * batch_size), "tokens_per_s": real / seconds,
             "padded_tokens_per_s": padded / seconds, "flops_per_step": flops / steps, "flop_per_s": flops / seconds,
-            "data_ms_per_step": 1000 * data_s, "final_loss": float(losses[-1])}
+            "data_ms_per_step": 1000 * data_s, "live_data_seconds": live_s,
+            "data_share": live_s / seconds - 1.0, "final_loss": float(losses[-1])}
+
+
+def _live_steps(task: Task, step, steps: int, batch_size: int, device: torch.device,
+                rng: np.random.Generator) -> float:
+    """Seconds of ``steps`` steps whose batches are drawn during training, as ``fit`` draws them."""
+    batches = prefetched(lambda i: task.train_batch(rng, batch_size), 0, steps + 1)
+    step(next(batches).to(device))      # the first draw has nothing to overlap with (fit pays it once)
+    _sync(device)
+    t0 = time.perf_counter()
+    for batch in batches:
+        step(batch.to(device))
+    _sync(device)
+    return time.perf_counter() - t0
 
 
 def measure_decoding(shape: Shape, n: int, device: torch.device, seed: int = 0) -> dict:
@@ -169,6 +211,8 @@ def run(config: str = "flagship", steps: int = 20, batch_size: int | None = None
               "params": sum(p.numel() for p in Transformer(shape.model).parameters()),
               "matmul_params": matmul_params(shape.model), "model": shape.model.to_dict(),
               "task": shape.task.to_dict(), "train": measure_training(shape, steps, batch, dev, warmup)}
+    record["sgemm_flop_per_s"] = sgemm_rate(dev)
+    record["sgemm_ratio"] = record["train"]["flop_per_s"] / record["sgemm_flop_per_s"]
     record["decode"] = measure_decoding(shape, n, dev) if n > 0 else None
     return record
 
@@ -186,7 +230,10 @@ def format_table(rec: dict) -> str:
             ("train steps/s", f"{t['steps_per_s']:.2f}"),
             ("train tokens/s", f"{t['tokens_per_s']:,.0f} real, {t['padded_tokens_per_s']:,.0f} padded"),
             ("train FLOP/s", f"{t['flop_per_s'] / 1e9:,.2f} GFLOP/s ({t['flops_per_step'] / 1e9:,.3f} GFLOP per step)"),
-            ("data (not timed)", f"{t['data_ms_per_step']:.1f} ms per batch to sample and encode")]
+            ("fp32 matmul", f"{rec['sgemm_flop_per_s'] / 1e9:,.2f} GFLOP/s (1024 x 1024, this run): the step reaches "
+                            f"{100 * rec['sgemm_ratio']:.0f}% of it"),
+            ("data", f"{t['data_ms_per_step']:.1f} ms per batch to sample and encode (in series); drawn during "
+                     f"training (in a background thread) it adds {100 * t['data_share']:+.1f}% to the step")]
     d = rec.get("decode")
     if d:
         rows += [("decode", f"{d['problems']} problems at {d['length']} digits, {d['mode']}, {d['seconds']:.2f} s"),

@@ -2,15 +2,17 @@
 
 ``fit`` draws fresh problems every step (the data are infinite; position starts are redrawn every
 time), runs on whatever device the model is on with bf16 autocast on CUDA, and can save and resume
-its full state.
+its full state. The next batch is drawn in a background thread while the current step runs
+(:func:`prefetched`): the same generator draws the same batches in the same order, so the run is the same.
 """
 from __future__ import annotations
 
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator, TypeVar
 
 import numpy as np
 import torch
@@ -95,6 +97,21 @@ def lr_at(step: int, cfg: TrainConfig) -> float:
     return cfg.lr * (cfg.min_lr_ratio + (1 - cfg.min_lr_ratio) * cosine)
 
 
+Item = TypeVar("Item")
+
+
+def prefetched(draw: Callable[[int], Item], start: int, stop: int) -> Iterator[Item]:
+    """``draw(start), ..., draw(stop - 1)``, in that order, each computed in a background thread while the
+    caller works on the one before. One draw at a time, so draws that share a random generator see the same
+    sequence as in series; an error in a draw is raised where its item is taken."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="lengen-batches") as pool:
+        upcoming = pool.submit(draw, start) if start < stop else None
+        for i in range(start, stop):
+            item = upcoming.result()
+            upcoming = pool.submit(draw, i + 1) if i + 1 < stop else None
+            yield item
+
+
 def loss_on(model: Transformer, batch) -> torch.Tensor:
     logits = model(**batch.model_inputs(digits=model.cfg.reads_digits))
     return F.cross_entropy(logits.float().flatten(0, 1), batch.targets.flatten(), ignore_index=IGNORE_INDEX)
@@ -146,42 +163,58 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
         rng.bit_generator.state = _restore_rng_state(state["rng"])
         torch.set_rng_state(state["torch_rng"])
 
-    def snapshot(step: int) -> None:
+    def snapshot(step: int, rng_state: dict | None = None) -> None:
+        """``rng_state``: the generator after the batches of steps < ``step`` (the prefetcher may be past it)."""
         if state_path is not None:
             save_training_state(state_path, {
                 "model": model.state_dict(), "optimizer": opt.state_dict(), "step": step, "losses": losses,
-                "window": [float(x) for x in window], "log_every": log_every, "rng": _rng_state(rng),
+                "window": [float(x) for x in window], "log_every": log_every,
+                "rng": _rng_state(rng, rng_state),
                 "torch_rng": torch.get_rng_state(), "train_config": cfg.to_dict(),
                 "model_config": model.cfg.to_dict(), "task_config": task.config.to_dict()})
+
+    def draw(step: int):   # in the prefetching thread: the batch, and the generator's state after it
+        batch = task.train_batch(rng, cfg.batch_size, progress=step / cfg.steps)   # curricula read progress
+        return batch, rng.bit_generator.state
 
     model.train()
     t0 = time.perf_counter()
     bar = tqdm(range(start, cfg.steps), desc=desc, disable=not progress, initial=start, total=cfg.steps)
-    for step in bar:
-        for group in opt.param_groups:
-            group["lr"] = lr_at(step, cfg)
-        batch = task.train_batch(rng, cfg.batch_size, progress=step / cfg.steps).to(device)   # curricula read it
-        with autocast(device, cfg.amp):
-            loss = loss_on(model, batch)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        if cfg.grad_clip:
-            torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
-        opt.step()
-        window.append(loss.detach())     # no host sync here: values are read only at log steps
-        logged = len(window) == log_every or step == cfg.steps - 1
-        if logged:
-            losses.append(float(np.mean([float(x) for x in window])))
-            bar.set_postfix(loss=f"{losses[-1]:.4f}")
-            window = []
-        if save_every and (step + 1) % save_every == 0:
-            snapshot(step + 1)
-        if logged and callback is not None:
-            callback(step + 1, losses[-1])
+    batches = prefetched(draw, start, cfg.steps)
+    try:
+        for step in bar:
+            batch, rng_state = next(batches)
+            _step(model, opt, cfg, step, batch.to(device), device, window)
+            logged = len(window) == log_every or step == cfg.steps - 1
+            if logged:
+                losses.append(float(np.mean([float(x) for x in window])))
+                bar.set_postfix(loss=f"{losses[-1]:.4f}")
+                window = []
+            if save_every and (step + 1) % save_every == 0:
+                snapshot(step + 1, rng_state)
+            if logged and callback is not None:
+                callback(step + 1, losses[-1])
+    finally:
+        batches.close()
     seconds = time.perf_counter() - t0
     snapshot(cfg.steps)
     model.eval()
     return TrainResult(cfg.steps - start, seconds, losses, log_every)
+
+
+def _step(model: Transformer, opt: torch.optim.Optimizer, cfg: TrainConfig, step: int, batch, device: torch.device,
+          window: list) -> None:
+    """One optimizer step on ``batch``; its loss (a tensor: no host sync) is appended to ``window``."""
+    for group in opt.param_groups:
+        group["lr"] = lr_at(step, cfg)
+    with autocast(device, cfg.amp):
+        loss = loss_on(model, batch)
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    if cfg.grad_clip:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
+    opt.step()
+    window.append(loss.detach())     # no host sync here: values are read only at log steps
 
 
 def check_resumable(state: dict, model: Transformer, task: Task, cfg: TrainConfig, log_every: int | None,
@@ -221,9 +254,9 @@ def _plain(value):
     return list(value) if isinstance(value, tuple) else value
 
 
-def _rng_state(rng: np.random.Generator) -> dict:
+def _rng_state(rng: np.random.Generator, state: dict | None = None) -> dict:
     # torch's weights_only loader accepts plain containers of str/int: store the big ints as strings
-    st = rng.bit_generator.state
+    st = rng.bit_generator.state if state is None else state
     return {"bit_generator": st["bit_generator"], "state": {k: str(v) for k, v in st["state"].items()},
             "has_uint32": st["has_uint32"], "uinteger": st["uinteger"]}
 

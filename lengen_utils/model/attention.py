@@ -129,6 +129,8 @@ class SelfAttention(nn.Module):
             if bias is None and Tq == Tk:
                 return F.scaled_dot_product_attention(q, k, v, is_causal=True, dropout_p=dropout)
             masked = forbidden_pairs(Tq, Tk, query_start, True, None, q.device)
+            if bias is not None and bias.requires_grad and q.device.type == "cpu" and dropout == 0.0:
+                return _math_attention(q, k, v, bias, masked)
         else:
             masked = forbidden_pairs(Tq, Tk, query_start, False, key_keep, q.device)
         if bias is None:
@@ -136,3 +138,18 @@ class SelfAttention(nn.Module):
         else:
             mask = bias if masked is None else bias.masked_fill(masked, float("-inf"))
         return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)
+
+
+def _math_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, bias: torch.Tensor,
+                    masked: torch.Tensor | None) -> torch.Tensor:
+    """SDPA's math path, written out for a decoder's trainable bias on a CPU (where SDPA would take it anyway:
+    no fused CPU kernel returns the bias's gradient), with the same operations in the same order, so the
+    same numbers. Two passes fewer: the causal mask is added (its backward passes the gradient through,
+    where ``masked_fill``'s writes zeros that are already there), and the softmax is the plain one (a
+    decoder's query always sees itself, so no row is fully masked and SDPA's safe softmax has nothing to do).
+    """
+    if masked is not None:
+        bias = bias + torch.zeros(masked.shape, dtype=bias.dtype, device=bias.device).masked_fill_(masked, float("-inf"))
+    factor = math.sqrt(1.0 / math.sqrt(q.shape[-1]))      # SDPA's math path scales q and k by sqrt(scale) each
+    scores = (q * factor) @ (k * factor).transpose(-2, -1)
+    return torch.softmax(scores + bias, dim=-1) @ v

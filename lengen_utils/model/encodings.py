@@ -195,7 +195,10 @@ class RelativeScalarBias(nn.Module):
         key_ids = query_ids if key_ids is None else key_ids
         rel = self.offsets(query_ids, key_ids)                               # [B, Tq, Tk]
         table = self.bias if self.scale == 1.0 else self.bias * self.scale
-        bias = table.to(q.dtype)[:, rel].permute(1, 0, 2, 3)               # [B, H, Tq, Tk]
+        # index_select along the table's columns: the same gather as table[:, rel], but its backward is an
+        # index_add over the (2K+1)**C columns, not advanced indexing's slower index_put
+        flat = table.to(q.dtype).index_select(1, rel.reshape(-1))         # [H, B * Tq * Tk]
+        bias = flat.view(-1, *rel.shape).permute(1, 0, 2, 3)                # [B, H, Tq, Tk]
         if self.uniform is None or key_slots is None:
             return bias
         uniform = (self.uniform * self.scale).to(q.dtype)[:, key_slots].permute(1, 0, 2)[:, :, None, :]  # [B, H, 1, Tk]

@@ -1,0 +1,100 @@
+"""The faster training step computes what the plain one computed (issue 21, throughput):
+
+* batches drawn in a background thread (``prefetched``) are the batches drawn in series, in the same order;
+* the relative bias looked up with ``index_select`` equals advanced indexing ``table[:, rel]``, forward and
+  gradient;
+* the decoder's written-out math attention equals SDPA with the masked bias, forward and gradient.
+"""
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from lengen_utils.model import ModelConfig, Transformer
+from lengen_utils.model import attention as attention_module
+from lengen_utils.model.encodings import RelativeScalarBias
+from lengen_utils.multiseed import FLAGSHIP_TASK
+from lengen_utils.tasks import Task
+from lengen_utils.train import prefetched
+
+
+def test_prefetched_batches_are_the_serial_batches_in_order():
+    task = Task(FLAGSHIP_TASK)
+    serial_rng, threaded_rng = np.random.default_rng(5), np.random.default_rng(5)
+    serial = [task.train_batch(serial_rng, 4, progress=i / 6) for i in range(6)]
+    threaded = list(prefetched(lambda i: task.train_batch(threaded_rng, 4, progress=i / 6), 0, 6))
+    assert len(threaded) == 6
+    for a, b in zip(serial, threaded):
+        for name in ("tokens", "targets", "position_ids", "key_padding"):
+            assert torch.equal(getattr(a, name), getattr(b, name)), name
+    assert serial_rng.bit_generator.state == threaded_rng.bit_generator.state
+
+
+def test_prefetched_order_range_and_errors():
+    assert list(prefetched(lambda i: i * i, 2, 6)) == [4, 9, 16, 25]
+    assert list(prefetched(lambda i: i, 3, 3)) == []
+
+    def draw(i):
+        if i == 2:
+            raise ValueError("draw 2 failed")
+        return i
+    items = prefetched(draw, 0, 5)
+    assert next(items) == 0 and next(items) == 1
+    with pytest.raises(ValueError, match="draw 2 failed"):
+        next(items)
+
+
+@pytest.mark.parametrize("channels", [1, 2])
+def test_relative_bias_lookup_equals_advanced_indexing(channels):
+    extra = {} if channels == 1 else {"position_channels": 2}
+    cfg = ModelConfig(d_model=32, n_heads=4, d_ff=32, max_positions=40, relative_bias=True,
+                      relative_bias_max_distance=3, relative_bias_scale=20.0, **extra)
+    module = RelativeScalarBias(cfg)
+    torch.nn.init.normal_(module.bias)
+    torch.manual_seed(0)
+    ids = torch.randint(0, 30, (3, 17) if channels == 1 else (3, 17, 2))
+    q = torch.randn(3, 4, 17, 8)
+    bias = module(q, ids)
+    reference = (module.bias * module.scale)[:, module.offsets(ids, ids)].permute(1, 0, 2, 3)
+    assert torch.equal(bias, reference)
+    grad = torch.randn_like(bias)
+    mine = torch.autograd.grad(bias, module.bias, grad)[0]
+    theirs = torch.autograd.grad(reference, module.bias, grad)[0]
+    torch.testing.assert_close(mine, theirs, rtol=1e-6, atol=1e-5)
+
+
+def test_math_attention_equals_sdpa_with_the_masked_bias():
+    cfg = ModelConfig(d_model=64, n_heads=4, d_ff=64, max_positions=65, relative_bias=True, relative_bias_scale=20.0)
+    torch.manual_seed(1)
+    model = Transformer(cfg).train()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(torch.randn_like(p) * 0.1)
+    tokens = torch.randint(0, cfg.vocab_size, (3, 40))
+    ids = torch.randint(0, 60, (3, 40))
+
+    def run():
+        out = model(tokens, ids)
+        return out, torch.autograd.grad(out.square().sum(), list(model.parameters()))
+
+    called = []
+    original = attention_module._math_attention
+
+    def spy(*args):
+        called.append(True)
+        return original(*args)
+
+    def sdpa(q, k, v, bias, masked):
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=bias.masked_fill(masked, float("-inf")))
+
+    attention_module._math_attention = spy
+    try:
+        out, grads = run()
+        attention_module._math_attention = sdpa
+        ref_out, ref_grads = run()
+    finally:
+        attention_module._math_attention = original
+    assert called, "a decoder with a trainable bias on the CPU takes the written-out path"
+    torch.testing.assert_close(out, ref_out, rtol=0, atol=1e-6)
+    for mine, theirs in zip(grads, ref_grads):
+        torch.testing.assert_close(mine, theirs, rtol=1e-5, atol=1e-6)

@@ -42,7 +42,7 @@ from .model import ModelConfig, Transformer
 from .multiseed import FLAGSHIP_MODEL, FLAGSHIP_TASK
 from .task_config import TaskConfig
 from .tasks import Task
-from .train import prefetched
+from .train import keep_freed_memory, prefetched
 
 
 @dataclass(frozen=True)
@@ -202,6 +202,7 @@ def run(config: str = "flagship", steps: int = 20, batch_size: int | None = None
     """Measure one named shape; returns the JSON-ready record."""
     shape = SHAPES[config]
     dev = pick_device(device)
+    keep_freed_memory()   # as fit does: the step reuses freed pages instead of faulting them in again
     on_gpu = dev.type == "cuda"
     batch = batch_size or (shape.batch_size if on_gpu else shape.cpu_batch_size)
     n = shape.decode_n if decode_n is None and on_gpu else shape.cpu_decode_n if decode_n is None else decode_n

@@ -3,7 +3,8 @@
 * batches drawn in a background thread (``prefetched``) are the batches drawn in series, in the same order;
 * the relative bias looked up with ``index_select`` equals advanced indexing ``table[:, rel]``, forward and
   gradient;
-* the decoder's written-out math attention equals SDPA with the masked bias, forward and gradient.
+* the decoder's written-out math attention equals SDPA with the masked bias, forward and gradient;
+* keeping freed memory in the process (glibc) is asked for once.
 """
 import numpy as np
 import pytest
@@ -98,3 +99,11 @@ def test_math_attention_equals_sdpa_with_the_masked_bias():
     torch.testing.assert_close(out, ref_out, rtol=0, atol=1e-6)
     for mine, theirs in zip(grads, ref_grads):
         torch.testing.assert_close(mine, theirs, rtol=1e-5, atol=1e-6)
+
+
+def test_keep_freed_memory_is_idempotent_and_changes_no_number():
+    from lengen_utils.train import keep_freed_memory
+    first = keep_freed_memory()
+    assert isinstance(first, bool) and keep_freed_memory() is first
+    x = torch.arange(10.0)
+    assert torch.equal(x * 2, torch.arange(0.0, 20.0, 2.0))

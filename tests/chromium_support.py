@@ -102,3 +102,21 @@ def stop(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+def settled_display(display: Callable[[], str], idle_count: Callable[[], int], before: str, idle0: int,
+                    timeout: float, settle: float) -> str:
+    """After an action on a widget: poll ``display()`` until the kernel has gone idle (``idle_count()`` above
+    ``idle0``) and the display has not changed for ``settle`` seconds, or ``timeout`` passes; the last display."""
+    start, idle_seen, last = time.time(), None, before
+    while time.time() - start < timeout:
+        time.sleep(0.05)
+        now = display()
+        if now != last:                      # still redrawing: wait until it settles
+            last, idle_seen = now, None
+            continue
+        if idle_seen is None and idle_count() > idle0:
+            idle_seen = time.time()
+        if idle_seen is not None and time.time() - idle_seen > settle:
+            break
+    return last

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
-from chromium_support import js_display
+from chromium_support import js_display, settled_display
 
 pytestmark = [pytest.mark.colab, pytest.mark.slow]
 
@@ -137,17 +137,7 @@ class ClassicNotebook:
         before, idle0 = self.display(cell), self.idle_count()
         if action() is False:
             return None
-        start, idle_seen, last = time.time(), None, before
-        while time.time() - start < CHANGE_TIMEOUT_S:
-            time.sleep(0.05)
-            now = self.display(cell)
-            if now != last:
-                last, idle_seen = now, None
-                continue
-            if idle_seen is None and self.idle_count() > idle0:
-                idle_seen = time.time()
-            if idle_seen is not None and time.time() - idle_seen > SETTLE_S:
-                break
+        last = settled_display(lambda: self.display(cell), self.idle_count, before, idle0, CHANGE_TIMEOUT_S, SETTLE_S)
         img_before, img_after = before.rsplit("\n", 1)[-1], last.rsplit("\n", 1)[-1]
         return last != before and not (img_before.strip() and img_after == img_before)
 

@@ -17,7 +17,7 @@ optimizer and the embedding lookups are left out), on the padded batch the hardw
 The same run measures the machine's fp32 matrix multiply (``1024 x 1024``, :func:`sgemm_rate`), the roof that
 the step's FLOP/s are compared with, and the cost of drawing batches during training: the timed steps run once
 on batches drawn beforehand (the step alone) and once on batches drawn as :func:`~lengen_utils.train.fit`
-draws them (in a background thread, :func:`~lengen_utils.train.prefetched`); the data-preparation share is
+draws them (in a background thread, :class:`~lengen_utils.train.Prefetcher`); the data-preparation share is
 how much longer the second takes.
 
 Decoding throughput is answer tokens produced per second by :func:`evaluate_lengths` with
@@ -42,7 +42,7 @@ from .model import ModelConfig, Transformer
 from .multiseed import FLAGSHIP_MODEL, FLAGSHIP_TASK
 from .task_config import TaskConfig
 from .tasks import Task
-from .train import keep_freed_memory, prefetched
+from .train import Prefetcher, keep_freed_memory
 
 
 @dataclass(frozen=True)
@@ -123,8 +123,9 @@ def sgemm_rate(device: torch.device, n: int = 1024, repeats: int = 10) -> float:
 
 def measure_training(shape: Shape, steps: int, batch_size: int, device: torch.device, warmup: int = 3,
                      seed: int = 0) -> dict:
-    """Time ``steps`` optimizer steps after ``warmup`` untimed ones on batches drawn (and timed) first, then
-    ``steps`` more on batches drawn as ``fit`` draws them (in a background thread while the step runs)."""
+    """Time ``steps`` optimizer steps after ``warmup`` untimed ones on batches drawn (and timed) first, and,
+    in alternate blocks of 5, ``steps`` more on batches drawn as ``fit`` draws them (in a background thread
+    while the step runs)."""
     task = Task(shape.task)
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
@@ -136,24 +137,28 @@ def measure_training(shape: Shape, steps: int, batch_size: int, device: torch.de
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3, betas=(0.9, 0.98))
     losses = []
 
-    def step(batch) -> None:
+    def step(batch, before_backward=lambda: None) -> None:
         with autocast(device):
             logits = model(**batch.model_inputs())
         loss = F.cross_entropy(logits.float().flatten(0, 1), batch.targets.flatten(), ignore_index=IGNORE_INDEX)
         opt.zero_grad(set_to_none=True)
+        before_backward()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         losses.append(loss.detach())
 
-    for i, batch in enumerate(batches):
-        if i == warmup:
-            _sync(device)
-            t0 = time.perf_counter()
+    for batch in batches[:warmup]:
         step(batch)
-    _sync(device)
-    seconds = time.perf_counter() - t0
-    live_s = _live_steps(task, step, steps, batch_size, device, np.random.default_rng(seed + 1))
+    live_rng = np.random.default_rng(seed + 1)
+    live = Prefetcher(lambda i: task.train_batch(live_rng, batch_size), 0, steps + 1)
+    step(live.take().to(device), live.release)      # the first draw has nothing to overlap with (fit pays it once)
+    seconds = live_s = 0.0
+    for first in range(warmup, warmup + steps, 5):   # blocks of 5 steps, alternately: drift hits both alike
+        block = batches[first:min(first + 5, warmup + steps)]
+        seconds += _timed(lambda: [step(b) for b in block], device)
+        live_s += _timed(lambda: [step(live.take().to(device), live.release) for _ in block], device)
+    live.close()
     timed = batches[warmup:]
     padded = sum(b.tokens.numel() for b in timed)
     real = sum(int(b.key_padding.sum()) for b in timed)
@@ -165,15 +170,11 @@ def measure_training(shape: Shape, steps: int, batch_size: int, device: torch.de
             "data_share": live_s / seconds - 1.0, "final_loss": float(losses[-1])}
 
 
-def _live_steps(task: Task, step, steps: int, batch_size: int, device: torch.device,
-                rng: np.random.Generator) -> float:
-    """Seconds of ``steps`` steps whose batches are drawn during training, as ``fit`` draws them."""
-    batches = prefetched(lambda i: task.train_batch(rng, batch_size), 0, steps + 1)
-    step(next(batches).to(device))      # the first draw has nothing to overlap with (fit pays it once)
+def _timed(work, device: torch.device) -> float:
+    """Seconds that ``work()`` takes on ``device``."""
     _sync(device)
     t0 = time.perf_counter()
-    for batch in batches:
-        step(batch.to(device))
+    work()
     _sync(device)
     return time.perf_counter() - t0
 

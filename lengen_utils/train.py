@@ -3,7 +3,7 @@
 ``fit`` draws fresh problems every step (the data are infinite; position starts are redrawn every
 time), runs on whatever device the model is on with bf16 autocast on CUDA, and can save and resume
 its full state. The next batch is drawn in a background thread while the current step runs
-(:func:`prefetched`): the same generator draws the same batches in the same order, so the run is the same.
+(:class:`Prefetcher`, released as the backward pass starts): the same generator draws the same batches in the same order, so the run is the same.
 Freed memory stays in the process (:func:`keep_freed_memory`), so a step reuses the pages of the one before.
 """
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import math
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -126,16 +127,61 @@ def keep_freed_memory() -> bool:
     return _MALLOC_TUNED[0]
 
 
-def prefetched(draw: Callable[[int], Item], start: int, stop: int) -> Iterator[Item]:
+class Prefetcher:
     """``draw(start), ..., draw(stop - 1)``, in that order, each computed in a background thread while the
-    caller works on the one before. One draw at a time, so draws that share a random generator see the same
-    sequence as in series; an error in a draw is raised where its item is taken."""
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="lengen-batches") as pool:
-        upcoming = pool.submit(draw, start) if start < stop else None
-        for i in range(start, stop):
-            item = upcoming.result()
-            upcoming = pool.submit(draw, i + 1) if i + 1 < stop else None
+    caller works on the one before; :meth:`take` returns the next. One draw at a time, so draws that share a
+    random generator see the same sequence as in series; an error in a draw is raised by :meth:`take`.
+
+    A draw after the first waits for :meth:`release` (or :meth:`take`): the caller releases it where the main
+    thread leaves the interpreter for long, as when the backward pass starts, so that the draw's Python does
+    not compete with the forward pass's for the GIL."""
+
+    def __init__(self, draw: Callable[[int], Item], start: int, stop: int):
+        self._draw, self._next, self._stop = draw, start, stop
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lengen-batches")
+        self._gate = threading.Event()
+        self._pending = self._submit()
+        self.release()
+
+    def _submit(self):
+        if self._next >= self._stop:
+            return None
+        gate, index = self._gate, self._next
+        self._next += 1
+        def run():
+            gate.wait()
+            return self._draw(index)
+        return self._pool.submit(run)
+
+    def release(self) -> None:
+        """Let the next draw start now."""
+        self._gate.set()
+
+    def take(self) -> Item:
+        """The next item (drawing it now if it was not released)."""
+        if self._pending is None:
+            raise StopIteration("every item was taken")
+        self.release()
+        item = self._pending.result()
+        self._gate = threading.Event()
+        self._pending = self._submit()
+        return item
+
+    def close(self) -> None:
+        self.release()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def prefetched(draw: Callable[[int], Item], start: int, stop: int) -> Iterator[Item]:
+    """The items of a :class:`Prefetcher` as an iterator (each draw released when the one before is taken)."""
+    batches = Prefetcher(draw, start, stop)
+    try:
+        for _ in range(start, stop):
+            item = batches.take()
+            batches.release()
             yield item
+    finally:
+        batches.close()
 
 
 def loss_on(model: Transformer, batch) -> torch.Tensor:
@@ -207,11 +253,11 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     model.train()
     t0 = time.perf_counter()
     bar = tqdm(range(start, cfg.steps), desc=desc, disable=not progress, initial=start, total=cfg.steps)
-    batches = prefetched(draw, start, cfg.steps)
+    batches = Prefetcher(draw, start, cfg.steps)
     try:
         for step in bar:
-            batch, rng_state = next(batches)
-            _step(model, opt, cfg, step, batch.to(device), device, window)
+            batch, rng_state = batches.take()
+            _step(model, opt, cfg, step, batch.to(device), device, window, batches.release)
             logged = len(window) == log_every or step == cfg.steps - 1
             if logged:
                 losses.append(float(np.mean([float(x) for x in window])))
@@ -230,13 +276,14 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
 
 
 def _step(model: Transformer, opt: torch.optim.Optimizer, cfg: TrainConfig, step: int, batch, device: torch.device,
-          window: list) -> None:
+          window: list, before_backward: Callable[[], None]) -> None:
     """One optimizer step on ``batch``; its loss (a tensor: no host sync) is appended to ``window``."""
     for group in opt.param_groups:
         group["lr"] = lr_at(step, cfg)
     with autocast(device, cfg.amp):
         loss = loss_on(model, batch)
     opt.zero_grad(set_to_none=True)
+    before_backward()
     loss.backward()
     if cfg.grad_clip:
         torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)

@@ -107,3 +107,20 @@ def test_keep_freed_memory_is_idempotent_and_changes_no_number():
     assert isinstance(first, bool) and keep_freed_memory() is first
     x = torch.arange(10.0)
     assert torch.equal(x * 2, torch.arange(0.0, 20.0, 2.0))
+
+
+def test_prefetcher_waits_for_release_and_keeps_the_order():
+    import threading
+
+    from lengen_utils.train import Prefetcher
+    started = []
+    batches = Prefetcher(lambda i: started.append(i) or i, 0, 4)
+    assert batches.take() == 0
+    threading.Event().wait(0.05)
+    assert started == [0], "the second draw waits for release()"
+    batches.release()
+    assert batches.take() == 1 and batches.take() == 2 and batches.take() == 3
+    with pytest.raises(StopIteration):
+        batches.take()
+    batches.close()
+    assert started == [0, 1, 2, 3]

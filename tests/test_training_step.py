@@ -124,3 +124,14 @@ def test_prefetcher_waits_for_release_and_keeps_the_order():
         batches.take()
     batches.close()
     assert started == [0, 1, 2, 3]
+
+
+def test_prefetcher_restores_the_switch_interval():
+    import sys
+
+    from lengen_utils.train import Prefetcher
+    before = sys.getswitchinterval()
+    batches = Prefetcher(lambda i: i, 0, 2)
+    assert sys.getswitchinterval() < before
+    batches.close()
+    assert sys.getswitchinterval() == before

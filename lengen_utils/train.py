@@ -3,7 +3,8 @@
 ``fit`` draws fresh problems every step (the data are infinite; position starts are redrawn every
 time), runs on whatever device the model is on with bf16 autocast on CUDA, and can save and resume
 its full state. The next batch is drawn in a background thread while the current step runs
-(:class:`Prefetcher`, released as the backward pass starts): the same generator draws the same batches in the same order, so the run is the same.
+(:class:`Prefetcher`, released as the backward pass starts): the same generator draws the same batches in
+the same order, so the run is the same.
 Freed memory stays in the process (:func:`keep_freed_memory`), so a step reuses the pages of the one before.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, TypeVar
 
 import numpy as np
 import torch
@@ -118,10 +119,9 @@ def keep_freed_memory() -> bool:
         ok = False
         try:
             libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-            mallopt = getattr(libc, "mallopt", None)
-            if mallopt is not None and ctypes.util.find_library("c") and hasattr(libc, "gnu_get_libc_version"):
+            if hasattr(libc, "gnu_get_libc_version") and hasattr(libc, "mallopt"):   # glibc only
                 m_trim_threshold, m_mmap_threshold = -1, -3
-                ok = bool(mallopt(m_mmap_threshold, 256 << 20)) & bool(mallopt(m_trim_threshold, 512 << 20))
+                ok = bool(libc.mallopt(m_mmap_threshold, 256 << 20)) & bool(libc.mallopt(m_trim_threshold, 512 << 20))
         except OSError:
             ok = False
         _MALLOC_TUNED.append(ok)
@@ -152,6 +152,7 @@ class Prefetcher:
             return None
         gate, index = self._gate, self._next
         self._next += 1
+
         def run():
             gate.wait()
             return self._draw(index)
@@ -175,18 +176,6 @@ class Prefetcher:
         self.release()
         self._pool.shutdown(wait=True, cancel_futures=True)
         sys.setswitchinterval(self._switch_interval)
-
-
-def prefetched(draw: Callable[[int], Item], start: int, stop: int) -> Iterator[Item]:
-    """The items of a :class:`Prefetcher` as an iterator (each draw released when the one before is taken)."""
-    batches = Prefetcher(draw, start, stop)
-    try:
-        for _ in range(start, stop):
-            item = batches.take()
-            batches.release()
-            yield item
-    finally:
-        batches.close()
 
 
 def loss_on(model: Transformer, batch) -> torch.Tensor:

@@ -1,6 +1,6 @@
 """The faster training step computes what the plain one computed (issue 21, throughput):
 
-* batches drawn in a background thread (``prefetched``) are the batches drawn in series, in the same order;
+* batches drawn in a background thread (``Prefetcher``) are the batches drawn in series, in the same order;
 * the relative bias looked up with ``index_select`` equals advanced indexing ``table[:, rel]``, forward and
   gradient;
 * the decoder's written-out math attention equals SDPA with the masked bias, forward and gradient;
@@ -16,15 +16,23 @@ from lengen_utils.model import attention as attention_module
 from lengen_utils.model.encodings import RelativeScalarBias
 from lengen_utils.multiseed import FLAGSHIP_TASK
 from lengen_utils.tasks import Task
-from lengen_utils.train import prefetched
+from lengen_utils.train import Prefetcher
+
+
+def _all(batches: Prefetcher, n: int) -> list:
+    items = []
+    for _ in range(n):
+        items.append(batches.take())
+        batches.release()
+    batches.close()
+    return items
 
 
 def test_prefetched_batches_are_the_serial_batches_in_order():
     task = Task(FLAGSHIP_TASK)
     serial_rng, threaded_rng = np.random.default_rng(5), np.random.default_rng(5)
     serial = [task.train_batch(serial_rng, 4, progress=i / 6) for i in range(6)]
-    threaded = list(prefetched(lambda i: task.train_batch(threaded_rng, 4, progress=i / 6), 0, 6))
-    assert len(threaded) == 6
+    threaded = _all(Prefetcher(lambda i: task.train_batch(threaded_rng, 4, progress=i / 6), 0, 6), 6)
     for a, b in zip(serial, threaded):
         for name in ("tokens", "targets", "position_ids", "key_padding"):
             assert torch.equal(getattr(a, name), getattr(b, name)), name
@@ -32,17 +40,21 @@ def test_prefetched_batches_are_the_serial_batches_in_order():
 
 
 def test_prefetched_order_range_and_errors():
-    assert list(prefetched(lambda i: i * i, 2, 6)) == [4, 9, 16, 25]
-    assert list(prefetched(lambda i: i, 3, 3)) == []
+    assert _all(Prefetcher(lambda i: i * i, 2, 6), 4) == [4, 9, 16, 25]
+    empty = Prefetcher(lambda i: i, 3, 3)
+    with pytest.raises(StopIteration):
+        empty.take()
+    empty.close()
 
     def draw(i):
         if i == 2:
             raise ValueError("draw 2 failed")
         return i
-    items = prefetched(draw, 0, 5)
-    assert next(items) == 0 and next(items) == 1
+    items = Prefetcher(draw, 0, 5)
+    assert items.take() == 0 and items.take() == 1
     with pytest.raises(ValueError, match="draw 2 failed"):
-        next(items)
+        items.take()
+    items.close()
 
 
 @pytest.mark.parametrize("channels", [1, 2])

@@ -149,7 +149,8 @@ def _math_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, bias: tor
     decoder's query always sees itself, so no row is fully masked and SDPA's safe softmax has nothing to do).
     """
     if masked is not None:
-        bias = bias + torch.zeros(masked.shape, dtype=bias.dtype, device=bias.device).masked_fill_(masked, float("-inf"))
+        forbid = torch.zeros(masked.shape, dtype=bias.dtype, device=bias.device).masked_fill_(masked, float("-inf"))
+        bias = bias + forbid
     factor = math.sqrt(1.0 / math.sqrt(q.shape[-1]))      # SDPA's math path scales q and k by sqrt(scale) each
     scores = (q * factor) @ (k * factor).transpose(-2, -1)
     return torch.softmax(scores + bias, dim=-1) @ v

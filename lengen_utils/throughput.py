@@ -17,7 +17,7 @@ optimizer and the embedding lookups are left out), on the padded batch the hardw
 The same run measures the machine's fp32 matrix multiply (``1024 x 1024``, :func:`sgemm_rate`), the roof that
 the step's FLOP/s are compared with, and the cost of drawing batches during training: the timed steps run once
 on batches drawn beforehand (the step alone) and once on batches drawn as :func:`~lengen_utils.train.fit`
-draws them (in a background thread, :class:`~lengen_utils.train.Prefetcher`); the data-preparation share is
+draws them (in a background thread, :class:`~lengen_utils.train_runtime.Prefetcher`); the data-preparation share is
 how much longer the second takes.
 
 Decoding throughput is answer tokens produced per second by :func:`evaluate_lengths` with
@@ -42,7 +42,7 @@ from .model import ModelConfig, Transformer
 from .multiseed import FLAGSHIP_MODEL, FLAGSHIP_TASK
 from .task_config import TaskConfig
 from .tasks import Task
-from .train import Prefetcher, keep_freed_memory
+from .train_runtime import Prefetcher, keep_freed_memory
 
 
 @dataclass(frozen=True)

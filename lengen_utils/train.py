@@ -9,16 +9,11 @@ Freed memory stays in the process (:func:`keep_freed_memory`), so a step reuses 
 """
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import math
-import sys
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable
 
 import numpy as np
 import torch
@@ -31,6 +26,7 @@ from .constants import IGNORE_INDEX
 from .device import autocast, seed_everything
 from .model import Transformer
 from .tasks import Task
+from .train_runtime import Prefetcher, keep_freed_memory
 
 
 @dataclass(frozen=True)
@@ -101,81 +97,6 @@ def lr_at(step: int, cfg: TrainConfig) -> float:
     progress = (step - cfg.warmup_steps) / max(1, cfg.steps - cfg.warmup_steps)
     cosine = 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
     return cfg.lr * (cfg.min_lr_ratio + (1 - cfg.min_lr_ratio) * cosine)
-
-
-Item = TypeVar("Item")
-_MALLOC_TUNED: list[bool] = []
-
-
-def keep_freed_memory() -> bool:
-    """Ask glibc's malloc to keep freed memory for the next allocation (no ``mmap`` below 256 MB, no trimming
-    below 512 MB), once per process; returns whether it could (False off glibc).
-
-    A training step allocates and frees the same multi-megabyte tensors (the ``[B, H, T, T]`` scores, their
-    gradients) every time. By default glibc hands such blocks back to the system when they are freed, and the
-    next step faults every page in again: for the flagship about 8,500 page faults and 10 ms of system time in a
-    40 ms step. The numbers computed are the same."""
-    if not _MALLOC_TUNED:
-        ok = False
-        try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-            if hasattr(libc, "gnu_get_libc_version") and hasattr(libc, "mallopt"):   # glibc only
-                m_trim_threshold, m_mmap_threshold = -1, -3
-                ok = bool(libc.mallopt(m_mmap_threshold, 256 << 20)) & bool(libc.mallopt(m_trim_threshold, 512 << 20))
-        except OSError:
-            ok = False
-        _MALLOC_TUNED.append(ok)
-    return _MALLOC_TUNED[0]
-
-
-class Prefetcher:
-    """``draw(start), ..., draw(stop - 1)``, in that order, each computed in a background thread while the
-    caller works on the one before; :meth:`take` returns the next. One draw at a time, so draws that share a
-    random generator see the same sequence as in series; an error in a draw is raised by :meth:`take`.
-
-    A draw after the first waits for :meth:`release` (or :meth:`take`): the caller releases it where the main
-    thread leaves the interpreter for long, as when the backward pass starts, so that the draw's Python does
-    not compete with the forward pass's for the GIL. Until :meth:`close` the interpreter switches threads every
-    0.1 ms instead of 5: the main thread, when it needs the GIL back, waits that long at most."""
-
-    def __init__(self, draw: Callable[[int], Item], start: int, stop: int):
-        self._draw, self._next, self._stop = draw, start, stop
-        self._switch_interval = sys.getswitchinterval()
-        sys.setswitchinterval(1e-4)
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lengen-batches")
-        self._gate = threading.Event()
-        self._pending = self._submit()
-        self.release()
-
-    def _submit(self):
-        if self._next >= self._stop:
-            return None
-        gate, index = self._gate, self._next
-        self._next += 1
-
-        def run():
-            gate.wait()
-            return self._draw(index)
-        return self._pool.submit(run)
-
-    def release(self) -> None:
-        """Let the next draw start now."""
-        self._gate.set()
-
-    def take(self) -> Item:
-        """The next item (drawing it now if it was not released)."""
-        if self._pending is None:
-            raise StopIteration("every item was taken")
-        self.release()
-        item = self._pending.result()
-        self._gate = threading.Event()
-        self._pending = self._submit()
-        return item
-
-    def close(self) -> None:
-        self.release()
-        self._pool.shutdown(wait=True, cancel_futures=True)
-        sys.setswitchinterval(self._switch_interval)
 
 
 def loss_on(model: Transformer, batch) -> torch.Tensor:

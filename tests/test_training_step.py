@@ -16,7 +16,7 @@ from lengen_utils.model import attention as attention_module
 from lengen_utils.model.encodings import RelativeScalarBias
 from lengen_utils.multiseed import FLAGSHIP_TASK
 from lengen_utils.tasks import Task
-from lengen_utils.train import Prefetcher
+from lengen_utils.train_runtime import Prefetcher
 
 
 def _all(batches: Prefetcher, n: int) -> list:
@@ -114,7 +114,7 @@ def test_math_attention_equals_sdpa_with_the_masked_bias():
 
 
 def test_keep_freed_memory_is_idempotent_and_changes_no_number():
-    from lengen_utils.train import keep_freed_memory
+    from lengen_utils.train_runtime import keep_freed_memory
     first = keep_freed_memory()
     assert isinstance(first, bool) and keep_freed_memory() is first
     x = torch.arange(10.0)
@@ -124,7 +124,7 @@ def test_keep_freed_memory_is_idempotent_and_changes_no_number():
 def test_prefetcher_waits_for_release_and_keeps_the_order():
     import threading
 
-    from lengen_utils.train import Prefetcher
+    from lengen_utils.train_runtime import Prefetcher
     started = []
     batches = Prefetcher(lambda i: started.append(i) or i, 0, 4)
     assert batches.take() == 0
@@ -141,7 +141,7 @@ def test_prefetcher_waits_for_release_and_keeps_the_order():
 def test_prefetcher_restores_the_switch_interval():
     import sys
 
-    from lengen_utils.train import Prefetcher
+    from lengen_utils.train_runtime import Prefetcher
     before = sys.getswitchinterval()
     batches = Prefetcher(lambda i: i, 0, 2)
     assert sys.getswitchinterval() < before

@@ -3,7 +3,6 @@ rounds a retrained model the same way, ``migrate --half`` converts a float32 ent
 and the manifest's compact layout reads back as the same data."""
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from lengen_utils.zoo import builder as zoo_build
 from lengen_utils.zoo import manifest as zoo_manifest
 from lengen_utils.zoo import migrate as zoo_migrate
 from cli_run import run_cli
-from test_zoo import TINY
+from test_zoo import TINY, _snapshot, tiny_zoo  # noqa: F401 (tiny_zoo is a fixture)
 
 
 def _run_out(argv: list[str], capsys) -> tuple[int, str]:
@@ -42,18 +41,6 @@ def spied(monkeypatch):
     monkeypatch.setattr(zoo_build, "measure", spy)
     monkeypatch.setattr(zoo_migrate, "measure", spy)
     return seen
-
-
-@pytest.fixture()
-def tiny_zoo(tmp_path, monkeypatch):
-    monkeypatch.setitem(zoo.catalog(), TINY.name, TINY)
-    zoo.build(TINY.name, progress=False, assets=tmp_path)
-    return tmp_path
-
-
-def _snapshot(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != zoo_manifest.LOCK}
 
 
 # -- build and verify ---------------------------------------------------------------------------------

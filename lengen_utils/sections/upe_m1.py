@@ -64,6 +64,11 @@ def medians(live: Live) -> dict[str, dict[int, float]]:
             for label, runs in live.items()}
 
 
+def band_medians(band: Bands, labels: Sequence[str] = ("APE", "RPE", "UPE")) -> list[dict[int, float]]:
+    """Each label's median by length, from its (median, low, high) band, in the order of ``labels``."""
+    return [{n: v[0] for n, v in band[label].items()} for label in labels]
+
+
 def setup_text(m1: Mapping[str, Sequence[str]], frame: int) -> str:
     """Section 3's models and budget, from the entries and their manifest records."""
     e = entry(m1["UPE"][0])
@@ -100,7 +105,7 @@ def check_m1m2(live: Live, trained: int) -> None:
 def m1_text(band: Bands, live: Live, trained: int, target: float = 0.9) -> str:
     """What reproduces (M1, M2) and what does not (UPE's reach), from the manifest's medians."""
     worst = min(c[trained] for runs in live.values() for c in runs.values())
-    a, r, u = ({n: v[0] for n, v in band[label].items()} for label in ("APE", "RPE", "UPE"))
+    a, r, u = band_medians(band)
     return render_md(
         "**What reproduces.** Every model masters the trained lengths (live, the worst seed at {t} digits: {w:pct}).\n"
         "Past them the three encodings part as Figure 4 says:\n\n"
@@ -165,7 +170,7 @@ def sites_text(sites: Mapping[int, Mapping[int, float]], trained: int) -> str:
         top=row[top])
 
 
-__all__ = ["LIVE_SEED", "band_table", "bands", "check_decline", "check_explorer", "check_m1m2", "decline_row", "decline_text",
+__all__ = ["LIVE_SEED", "band_medians", "band_table", "bands", "check_decline", "check_explorer", "check_m1m2", "decline_row", "decline_text",
            "live_em", "m1_text", "medians", "seeds", "setup_text", "sites_text"]
 
 

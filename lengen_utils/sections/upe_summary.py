@@ -13,10 +13,10 @@ import numpy as np
 from ..notebook import render_md
 from ..zoo import entry, manifest_record
 from .upe_augmentation import APE, RPE, UPE
+from .upe_m1 import Bands, band_medians
 from .upe_window import RPE_WINDOW, UPE_PLAIN, UPE_WINDOW
 
 #: ``{label: {length: (median, min, max)}}`` over seeds.
-Bands = Mapping[str, Mapping[int, tuple[float, float, float]]]
 
 PAPER = {
     "Sabbaghi et al., 1-digit multiplier (paper, App. B)": {
@@ -42,7 +42,7 @@ def _window(board: dict, headline: int) -> dict[str, float]:
 def summary(band1: Bands, band5: Bands, below: Mapping[str, float], full: Mapping[str, float], frame: int,
             trained: int, n_seeds: int, board: dict, headline: int) -> str:
     """The notebook's summary bullets: section 3's medians (manifest), the window (leaderboard), M3, the frame."""
-    a, r, u = ({n: v[0] for n, v in band1[k].items()} for k in ("APE", "RPE", "UPE"))
+    a, r, u = band_medians(band1)
     return render_md(
         "* **Multiplication in parallel** (Figure 3a): one product per multiplicand digit, all with the same\n"
         "  multiplier, then rounds of carries; the number of rounds is the sample's complexity (notebook 06).\n"

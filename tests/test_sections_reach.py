@@ -61,4 +61,6 @@ def test_reach_text_uses_the_boards_numbers():
 
 def test_the_ablation_partner_has_our_packing():
     assert reach.same_without(8) == "nb05-reach-pack8-s0"
+    with pytest.raises(ValueError, match=r"packs 5 problems per sequence; built: \[4, 8, 16\]"):
+        reach.same_without(5)
     assert reach.same_without() == f"nb05-reach-pack{entry('flagship-reach-s0').task.pack}-s0"

@@ -63,7 +63,10 @@ def reach_curves(seeds_board: dict, knob_board: dict) -> dict[str, dict[int, flo
 
 def same_without(pack: int | None = None) -> str:
     """The figure's entry that differs from ours only by the scalable softmax (same ``pack``; default: ours)."""
-    return f"{PACKS[pack or entry(f'{OURS}-s0').task.pack]}-s0"
+    pack = pack or entry(f"{OURS}-s0").task.pack
+    if pack not in PACKS:
+        raise ValueError(f"no entry of the reach figure packs {pack!r} problems per sequence; built: {sorted(PACKS)}")
+    return f"{PACKS[pack]}-s0"
 
 
 def check_reach(live: dict[str, dict[int, float]], short: int, long: int) -> None:

@@ -425,3 +425,31 @@ def test_a_mistyped_lengen_assets_is_named(tmp_path, monkeypatch, capsys):
     code, err = _zoo_cli(["list"], capsys)
     assert code == 2 and f"LENGEN_ASSETS='{tmp_path / 'asets'}' names no file or folder" in err, err
     assert "unset it to use" in err and "not built" not in err
+
+
+# -- learning curves (notebook 08's sample efficiency) --------------------------------------------------
+def test_an_entry_with_curve_every_records_its_learning_curve(tmp_path, monkeypatch):
+    from dataclasses import replace
+    curved = replace(TINY, name="test-curve", train=replace(TINY.train, steps=100), curve_every=50)
+    monkeypatch.setitem(zoo.catalog(), curved.name, curved)
+    zoo.build(curved.name, progress=False, assets=tmp_path)
+    curve = zoo.manifest_record(curved.name, tmp_path)["learning_curve"]
+    assert curve["steps"] == [50, 100] and curve["length"] == 2 and curve["n"] == 200
+    assert all(0.0 <= em <= 1.0 for em in curve["em"])
+    # the last point measures the final model (float32 then, so within a few problems of the stored EM at 2)
+    model, task = zoo.load(curved.name, assets=tmp_path)
+    from lengen_utils.evaluate import evaluate_lengths
+    from lengen_utils.zoo.builder import CURVE_N, CURVE_SEED
+    live = evaluate_lengths(model, task, [2], n=CURVE_N, seed=CURVE_SEED)[2].exact_match
+    assert abs(live - curve["em"][-1]) <= 0.05
+
+
+def test_an_entry_without_curve_every_records_none(tiny_zoo):
+    assert "learning_curve" not in zoo.manifest_record(TINY.name, tiny_zoo)
+
+
+@pytest.mark.parametrize("bad", [-50, 30, 1.5])
+def test_curve_every_must_be_a_multiple_of_the_logged_steps(bad):
+    from dataclasses import replace
+    with pytest.raises(ValueError, match="curve_every must be 0 or a positive multiple of 50"):
+        replace(TINY, curve_every=bad)

@@ -29,17 +29,45 @@ from .entry import ZooEntry, ZooError
 from .manifest import assets_dir, commit, manifest_record, read_manifest
 
 
+CURVE_N = 200                      # test problems per point of a learning curve
+CURVE_SEED = EVAL_SEED + 1         # a fixed set apart from the recorded metrics' test sets
+
+
 def train_entry(e: ZooEntry, progress: bool = True, steps: int | None = None,
                 callback: Callable[[int, float], None] | None = None,
-                device: torch.device | str | None = None) -> tuple[Transformer, TrainResult]:
+                device: torch.device | str | None = None, curve: dict | None = None) -> tuple[Transformer, TrainResult]:
     """Train ``e`` from its seed (``steps`` overrides the budget, e.g. for a quick live demo);
     ``callback(step, loss)`` is called at every logged step (the widgets' progress). The model is
-    initialised on the CPU, as in every build, then trained on ``device`` (default: the CPU)."""
+    initialised on the CPU, as in every build, then trained on ``device`` (default: the CPU). For an entry
+    with ``curve_every``, a ``curve`` dict receives its learning curve (:func:`learning_curve_callback`)."""
     set_cpu_threads()
     model = e.build() if device is None else e.build().to(device)
     cfg = e.train if steps is None else TrainConfig.from_dict({**e.train.to_dict(), "steps": steps})
+    if curve is not None and e.curve_every:
+        callback = learning_curve_callback(e, model, curve, callback)
     result = fit(model, Task(e.task), cfg, progress=progress, desc=e.name, callback=callback)
     return model, result
+
+
+def learning_curve_callback(e: ZooEntry, model: Transformer, curve: dict,
+                            then: Callable[[int, float], None] | None = None) -> Callable[[int, float], None]:
+    """A training callback that, every ``e.curve_every`` steps, measures the exact match at the longest
+    trained length on ``CURVE_N`` fixed problems and appends it to ``curve`` (``{"length", "n", "steps",
+    "em"}``): how fast the entry learns its trained range (notebook 08's sample efficiency)."""
+    task, length = Task(e.task), e.task.max_digits
+    curve.update({"length": length, "n": CURVE_N, "seed": CURVE_SEED, "steps": [], "em": []})
+
+    def record(step: int, loss: float) -> None:
+        if step % e.curve_every == 0:
+            was_training = model.training
+            model.eval()
+            em = evaluate_lengths(model, task, [length], n=CURVE_N, seed=CURVE_SEED)[length].exact_match
+            model.train(was_training)
+            curve["steps"].append(step)
+            curve["em"].append(round(em, 4))
+        if then is not None:
+            then(step, loss)
+    return record
 
 
 def measure(model: Transformer, e: ZooEntry, progress: bool = False) -> dict:
@@ -71,7 +99,8 @@ def build(name: str, progress: bool = True, assets: Path | None = None) -> dict:
     The asset and the manifest are replaced together or not at all (an interrupted or failed build
     leaves both as they were)."""
     e = check_buildable(name, assets)
-    model, result = train_entry(e, progress)
+    curve: dict = {}
+    model, result = train_entry(e, progress, curve=curve)
     round_to_half(model)                      # measure what is stored
     record = {
         "command": e.command, "description": e.description, "seed": e.seed, **e.configs(),
@@ -82,6 +111,8 @@ def build(name: str, progress: bool = True, assets: Path | None = None) -> dict:
         "threads": torch.get_num_threads(), "machine": platform.machine(), "device": str(model.device),
         "created": time.strftime("%Y-%m-%d %H:%M:%S"), "storage": HALF,
     }
+    if curve:
+        record["learning_curve"] = curve
     meta = {"zoo_name": name, "task": e.task.to_dict(), "seed": e.seed}
     return commit(name, record, lambda path: save_model(path, model, meta, half=True), assets)
 

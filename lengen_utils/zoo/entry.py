@@ -42,6 +42,13 @@ class ZooEntry:
     eval_n: int = 1000
     description: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
+    curve_every: int = 0      # > 0: every this many steps, EM at the longest trained length (the learning curve)
+
+    def __post_init__(self) -> None:
+        log_every = 50        # fit's logged steps, where the builder's callback runs
+        if not isinstance(self.curve_every, int) or self.curve_every < 0 or self.curve_every % log_every:
+            raise ValueError(f"{self.name}: curve_every must be 0 or a positive multiple of {log_every} (the "
+                             f"training loop's logged steps), got {self.curve_every!r}")
 
     @property
     def seed(self) -> int:

@@ -1,0 +1,148 @@
+"""Zoo entries of notebook 08: the thesis's agenda beyond position encodings, one recipe per method, 3 seeds.
+
+Every entry changes one thing in one base recipe, so each section compares like with like:
+
+* the **base** (``nb08-direct``): a 2-layer decoder (d 64, 4 heads) with random-start APE (Cho et al.'s
+  randomized absolute positions; Ruoss et al. draw the IDs as an ordered random subset instead of a shifted
+  run), trained on balanced 1-5 digit sums in Cho et al.'s format ``$653+049=2070$`` and tested to 15 digits.
+  CPU scale: the thesis trains on 1-17 digits (Chapter 4); we train on 1-5 so that 3 seeds of 14 methods fit
+  a laptop budget (2-3 minutes each on one thread).
+* section 1, the **compositionality gap** (tag ``nb08-gap``): the same decoder writing one sub-task of addition
+  instead of the sum (formats ``cho_align``, ``cho_modsum``, ``cho_carries``).
+* section 2, **random spaces** (``nb08-spaces``): plain APE (IDs 0, 1, 2, ..., no random start) with and
+  without a blank in each gap between digits (probability 0.5, training only).
+* section 3, **scratchpad** (``nb08-scratch``): the decoder writing each answer digit after its step (aligned
+  pair, carry in), with random-start APE and with coupled IDs, against the direct answer with coupled IDs.
+  Equal budget in tokens: a scratchpad sequence is about twice as long, so it sees half the problems per
+  step (:data:`SCRATCH_BATCH`).
+* section 4, **curriculum** (``nb08-curriculum``): short to long and easy to hard by carry cascade, the same
+  number of problems as the base.
+* section 5, **looping** (``nb08-loop``): one weight-shared block applied ``ceil(d / 2)`` times for
+  ``d``-digit operands (at least 2), with input injection (McLeish et al.), with random-start APE and
+  with Abacus IDs, beside the 2-layer Abacus decoder.
+
+``python -m lengen_utils.bench leaderboard --tag nb08`` prints them all, with their budgets.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..model import ModelConfig
+from ..task_config import TaskConfig
+from ..train import TrainConfig
+from ..vocab import VOCAB
+from .entry import ZooEntry
+from .registry import register
+
+TAG = "nb08"
+NB08_SEEDS = (0, 1, 2)
+TRAINED_DIGITS = 5                           # balanced 1..5-digit operands in training
+NB08_LENGTHS = (3, 5, 6, 7, 8, 10, 12, 15)   # test operand lengths (exact: every test operand has L digits)
+MAX_POSITION = 127                           # the APE table (128 rows): a 15-digit scratchpad needs 99 IDs
+STEPS = 4000                                 # 2,000 leaves the base below 80% at 5 digits (docs/nb08-log.md)
+BATCH = 128                                  # problems per step (a scratchpad: SCRATCH_BATCH)
+SCRATCH_BATCH = 64                           # about the base's tokens per step (a scratchpad doubles the text)
+EVAL_N = 500
+CURVE_EVERY = 250                            # the learning curve: EM at 5 digits every 250 steps (sample efficiency)
+TRAINED_TAG = "nb08-trained"                 # the widget's other trained lengths (seed 0)
+WIDGET_TRAINED = (3, 7)
+WIDGET_METHODS = ("direct", "spaces", "scratch", "coupled", "coupled-scratch", "looped")
+
+
+@dataclass(frozen=True)
+class Method:
+    """One recipe of notebook 08: what it is, its changes to the base, its section's tag and its budget."""
+    label: str
+    what: str
+    tags: tuple[str, ...]
+    task: dict = field(default_factory=dict)
+    model: dict = field(default_factory=dict)
+    batch_size: int = BATCH
+    steps: int = STEPS
+
+
+_LOOPED = {"n_layers": 1, "loops": 2, "loops_per_digit": 0.5, "input_injection": True}
+_ABACUS = {"positions": "abacus", "max_position": 64}
+
+METHODS: dict[str, Method] = {
+    "direct": Method("direct answer", "the base: random-start APE, the sum written directly",
+                     ("nb08-gap", "nb08-scratch", "nb08-curriculum", "nb08-loop")),
+    "align": Method("sub-task: alignment", "the aligned digit pair of each column, units first",
+                    ("nb08-gap",), {"format": "cho_align"}),
+    "modsum": Method("sub-task: digit sum", "each column's digit sum mod 10, no carries",
+                     ("nb08-gap",), {"format": "cho_modsum"}),
+    "carries": Method("sub-task: carries", "the carry into each column", ("nb08-gap",), {"format": "cho_carries"}),
+    "ape": Method("APE", "plain APE: IDs 0, 1, 2, ... (no random start)", ("nb08-spaces",),
+                  {"random_start": False}),
+    "spaces": Method("APE + random spaces", "plain APE, a blank in each gap between digits w.p. 0.5 in training",
+                     ("nb08-spaces",), {"random_start": False, "spaces": 0.5},
+                     {"vocab_size": len(VOCAB)}),    # the blank token comes last in the vocabulary
+    "scratch": Method("scratchpad", "random-start APE, each answer digit after its step (pair, carry in)",
+                      ("nb08-scratch",), {"format": "cho_scratchpad"}, batch_size=SCRATCH_BATCH),
+    "coupled": Method("coupled IDs", "coupled IDs (Cho et al.), the sum written directly", ("nb08-scratch",),
+                      {"positions": "coupled"}),
+    "coupled-scratch": Method("coupled IDs + scratchpad", "coupled IDs, each answer digit after its step",
+                              ("nb08-scratch",), {"positions": "coupled", "format": "cho_scratchpad"},
+                              batch_size=SCRATCH_BATCH),
+    "length-curriculum": Method("curriculum: short to long", "lengths capped 1, 2, ..., 5 over the first half",
+                                ("nb08-curriculum",), {"curriculum": "length"}),
+    "cascade-curriculum": Method("curriculum: easy to hard", "carry cascades capped 0, 1, ..., 5 over the first "
+                                 "half (notebook 06)", ("nb08-curriculum",), {"curriculum": "cascade"}),
+    "looped": Method("looped", "one block looped ceil(d/2) times with input injection, random-start APE",
+                     ("nb08-loop",), model=_LOOPED),
+    "abacus": Method("Abacus", "Abacus IDs (McLeish et al.), 2 layers", ("nb08-loop",), _ABACUS),
+    "abacus-looped": Method("Abacus + looped", "Abacus IDs, one block looped ceil(d/2) times with input "
+                            "injection (McLeish et al.)", ("nb08-loop",), _ABACUS, _LOOPED),
+}
+
+
+def base_recipe(seed: int = 0) -> ZooEntry:
+    """The base of every notebook-08 entry (``nb08-direct``)."""
+    task = TaskConfig(op="+", format="cho", positions="consecutive", sampler="balanced", min_digits=1,
+                      max_digits=TRAINED_DIGITS, random_start=True, max_position=MAX_POSITION)
+    model = ModelConfig(d_model=64, n_layers=2, n_heads=4, d_ff=128, encoding="learned",
+                        max_positions=MAX_POSITION + 1)
+    train = TrainConfig(steps=STEPS, batch_size=BATCH, lr=3e-3, weight_decay=0.1, warmup_steps=100, seed=seed)
+    return ZooEntry(name=f"nb08-direct-s{seed}", task=task, model=model, train=train, eval_lengths=NB08_LENGTHS,
+                    eval_n=EVAL_N, tags=(TAG,), curve_every=CURVE_EVERY)
+
+
+def nb08_entry(method: str, seed: int, trained: int = TRAINED_DIGITS) -> ZooEntry:
+    """The entry ``nb08-{method}-s{seed}`` (trained on 1-5 digits) or ``nb08-{method}-l{trained}-s{seed}``: the
+    base with the method's changes and budget."""
+    m = METHODS[method]
+    base = base_recipe(seed)
+    task = replace(base.task, max_digits=trained, **m.task)
+    model = replace(base.model, **m.model)
+    if task.max_position != base.task.max_position:
+        model = replace(model, max_positions=task.max_position + 1)
+    train = replace(base.train, steps=m.steps, batch_size=m.batch_size)
+    name, tags = f"nb08-{method}-s{seed}", (TAG,) + m.tags
+    if trained != TRAINED_DIGITS:
+        name, tags = f"nb08-{method}-l{trained}-s{seed}", (TRAINED_TAG,)
+    return replace(base, name=name, task=task, model=model, train=train, tags=tags,
+                   description=f"{m.what}; 1-{trained} digit sums, {m.steps:,} steps of {m.batch_size} "
+                               f"problems, seed {seed} (notebook 08)")
+
+
+ENTRIES_NB08: dict[str, ZooEntry] = {}
+for _method in METHODS:
+    for _seed in NB08_SEEDS:
+        _e = register(nb08_entry(_method, _seed))
+        ENTRIES_NB08[_e.name] = _e
+# the widget's other trained lengths: seed 0 of the methods the sections compare on length
+for _k in WIDGET_TRAINED:
+    for _method in WIDGET_METHODS:
+        _e = register(nb08_entry(_method, 0, _k))
+        ENTRIES_NB08[_e.name] = _e
+
+
+def widget_choices() -> dict[tuple[int, str], list[str]]:
+    """``{(trained length, method label): [zoo entries, one per seed]}`` for notebook 08's explorer."""
+    out: dict[tuple[int, str], list[str]] = {}
+    for method, m in METHODS.items():
+        out[(TRAINED_DIGITS, m.label)] = [f"nb08-{method}-s{s}" for s in NB08_SEEDS]
+        for k in WIDGET_TRAINED:
+            if method in WIDGET_METHODS:
+                out[(k, m.label)] = [f"nb08-{method}-l{k}-s0"]
+    return out

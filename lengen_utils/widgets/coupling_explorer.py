@@ -52,11 +52,15 @@ class CouplingExplorer:
     :class:`~lengen_utils.zoo.ZooError` for one that is not built (default :func:`lengen_utils.zoo.metrics`).
     What it last showed is kept in ``status.value``, ``last_curve``, ``last_length`` and ``last_figure``.
     A ``trained`` length or ``method`` with no model is refused at once (``ValueError``), as ``show`` refuses
-    it; by default 1-10 digits (else the shortest) and the first method trained on them are shown."""
+    it; by default 1-10 digits (else the shortest) and the first method trained on them are shown. ``paper``
+    maps trained lengths to Cho et al.'s generalizable length for plain coupling, quoted beside the curve (notebook
+    08, whose methods are not coupling, passes ``None``)."""
 
     def __init__(self, choices: Choices | None = None, *, metrics: Callable[[str], Mapping[int, float]] | None = None,
-                 trained: int | None = None, method: str | None = None, draw: bool = True):
+                 trained: int | None = None, method: str | None = None, draw: bool = True,
+                 paper: Mapping[int, int] | None = PAPER_GENERALIZABLE):
         w = _widgets()
+        self.paper = dict(paper or {})
         self.choices = {(int(k), str(m)): list(v) for (k, m), v in (choices if choices is not None
                                                                    else default_choices()).items()}
         if not self.choices:
@@ -85,8 +89,8 @@ class CouplingExplorer:
                                        description="trained 1–"), "the longest operands seen in training (digits)")
         self.method = _tip(w.Dropdown(options=self.methods, value=method or self.available(trained)[0],
                                       description="method", layout=w.Layout(width="360px")),
-                           "the recipe: the coupling rows share one budget of steps and problems; each baseline "
-                           "has the budget it needed to master 1-10 digits (notebook 05, section 5)")
+                           "the recipe; its budget (layers x steps x problems per step) is in the "
+                           "notebook's leaderboard")
         self.status = w.HTML()
         self.out = w.Output()
         self._quiet = False                  # set while show() moves the dropdowns itself
@@ -138,8 +142,8 @@ class CouplingExplorer:
             lines.append(f"Above 95% at every tested length: {gen} is a lower bound (the longest length tested).")
         if len(built) < 3:
             lines.append("Fewer than 3 seeds: a median over so few runs is fragile.")
-        if k in PAPER_GENERALIZABLE:
-            lines.append(f"For reference, Cho et al. report {PAPER_GENERALIZABLE[k]} for plain coupling trained on "
+        if k in self.paper:
+            lines.append(f"For reference, Cho et al. report {self.paper[k]} for plain coupling trained on "
                          f"1–{k} digit additions (paper, Figure 3, GPU scale).")
         if missing:
             lines.append("Not built yet: " + ", ".join(f"<code>python -m lengen_utils.zoo train {_html.escape(n)}</code>"

@@ -48,12 +48,12 @@ def test_solutions_are_reached_by_notebook_name():
         solutions.not_a_notebook
 
 
-def test_every_notebook_01_to_07_has_two_coding_exercises():
-    """Issue 20: each of notebooks 01-07 has at least two checked coding exercises (a check_* call on a stub)."""
+def test_every_notebook_01_to_08_has_two_coding_exercises():
+    """Issue 20: each of notebooks 01-08 has at least two checked coding exercises (a check_* call on a stub)."""
     import json
     import re
     from pathlib import Path
-    for path in sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("0[1-7]_*.ipynb")):
+    for path in sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("0[1-8]_*.ipynb")):
         code = "".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code")
         checks = set(re.findall(r"\.(check_\w+)\((\w+)\)", code))
         stubs = {name for _, name in checks if re.search(rf"def {name}\(.*?raise NotImplementedError", code, re.S)}

@@ -11,15 +11,15 @@ Every entry changes one thing in one base recipe, so each section compares like 
   instead of the sum (formats ``cho_align``, ``cho_modsum``, ``cho_carries``), with random-start APE and with
   coupled IDs (which hand the model the alignment).
 * section 2, **random spaces** (``nb08-spaces``): the base with a blank in each gap between digits (probability
-  0.5, training only), beside the base and random-start APE (randomized positions), the position-side cousin.
+  0.2, training only), beside the base and random-start APE (randomized positions), the position-side cousin.
 * section 3, **scratchpad** (``nb08-scratch``): the decoder writing each answer digit after its step (aligned
   pair, carry in), with APE and with coupled IDs (Cho et al., random start), each against its direct answer.
   Equal budget in tokens: a scratchpad sequence is about twice as long, so it sees half the problems per
   step (:data:`SCRATCH_BATCH`).
 * section 4, **curriculum** (``nb08-curriculum``): short to long and easy to hard by carry cascade, the same
   number of problems as the base.
-* section 5, **looping** (``nb08-loop``): one weight-shared block applied ``ceil(d / 2)`` times for
-  ``d``-digit operands (at least 2), with input injection (McLeish et al.), with APE and with Abacus IDs
+* section 5, **looping** (``nb08-loop``): the base's 2-layer block, weight-shared, applied ``ceil(d / 2)`` times
+  for ``d``-digit operands (at least twice), with input injection (McLeish et al.), with APE and with Abacus IDs
   (random offset in training, as McLeish et al.), beside the 2-layer Abacus decoder.
 
 ``python -m lengen_utils.bench leaderboard --tag nb08`` prints them all, with their budgets.
@@ -63,7 +63,12 @@ class Method:
     steps: int = STEPS
 
 
-_LOOPED = {"n_layers": 1, "loops": 2, "loops_per_digit": 0.5, "input_injection": True}
+#: P(a blank) per gap: at 0.5 a 5-digit problem is almost never unspaced (1 in 256) and seed 0 did not master the
+#: plain 5-digit test (6.8%, docs/nb08-log.md); at 0.2 one in six is, and a problem moves by 1.6 IDs on average
+SPACES = 0.2
+#: the base's 2-layer block applied max(2, ceil(d / 2)) times: the same parameters, more passes on longer sums (a
+#: 1-layer block with Abacus IDs left the units digit at chance, docs/nb08-log.md)
+_LOOPED = {"loops": 2, "loops_per_digit": 0.5, "input_injection": True}
 _ABACUS = {"positions": "abacus", "max_position": 64, "random_start": True}
 _COUPLED = {"positions": "coupled", "random_start": True}
 
@@ -78,8 +83,8 @@ METHODS: dict[str, Method] = {
     "rsape": Method("random-start APE", "random-start APE: in training the IDs start at a random offset (Cho et "
                     "al.; Ruoss et al.'s randomized positions)", ("nb08-spaces",), {"random_start": True},
                     steps=RSAPE_STEPS),
-    "spaces": Method("APE + random spaces", "APE, a blank in each gap between digits w.p. 0.5 in training",
-                     ("nb08-spaces",), {"spaces": 0.5},
+    "spaces": Method("APE + random spaces", "APE, a blank in each gap between digits w.p. 0.2 in training",
+                     ("nb08-spaces",), {"spaces": SPACES},
                      {"vocab_size": len(VOCAB)}),    # the blank token comes last in the vocabulary
     "scratch": Method("scratchpad", "APE, each answer digit after its step (pair, carry in)",
                       ("nb08-scratch",), {"format": "cho_scratchpad"}, batch_size=SCRATCH_BATCH),
@@ -94,15 +99,21 @@ METHODS: dict[str, Method] = {
     "coupled-scratch": Method("coupled IDs + scratchpad", "coupled IDs, each answer digit after its step",
                               ("nb08-scratch",), {**_COUPLED, "format": "cho_scratchpad"},
                               batch_size=SCRATCH_BATCH),
+    "coupled-scratch-long": Method("coupled IDs + scratchpad, 2× steps", "coupled IDs, each answer digit after its "
+                                   "step; the budget it needs to master 1-5 digits", ("nb08-scratch",),
+                                   {**_COUPLED, "format": "cho_scratchpad"}, batch_size=SCRATCH_BATCH, steps=2 * STEPS),
     "length-curriculum": Method("curriculum: short to long", "lengths capped 1, 2, ..., 5 over the first half",
                                 ("nb08-curriculum",), {"curriculum": "length"}),
+    "length-curriculum-long": Method("curriculum: short to long, 2× steps", "lengths capped 1, 2, ..., 5 over the "
+                                     "first half; the budget it needs to master 1-5 digits", ("nb08-curriculum",),
+                                     {"curriculum": "length"}, steps=2 * STEPS),
     "cascade-curriculum": Method("curriculum: easy to hard", "carry cascades capped 0, 1, ..., 5 over the first "
                                  "half (notebook 06)", ("nb08-curriculum",), {"curriculum": "cascade"}),
-    "looped": Method("looped", "one block looped ceil(d/2) times with input injection, APE",
+    "looped": Method("looped", "the 2-layer block looped max(2, ceil(d/2)) times with input injection, APE",
                      ("nb08-loop",), model=_LOOPED),
     "abacus": Method("Abacus", "Abacus IDs (McLeish et al.), 2 layers", ("nb08-loop",), _ABACUS),
-    "abacus-looped": Method("Abacus + looped", "Abacus IDs, one block looped ceil(d/2) times with input "
-                            "injection (McLeish et al.)", ("nb08-loop",), _ABACUS, _LOOPED),
+    "abacus-looped": Method("Abacus + looped", "Abacus IDs, the 2-layer block looped max(2, ceil(d/2)) times "
+                            "with input injection (McLeish et al.)", ("nb08-loop",), _ABACUS, _LOOPED),
 }
 
 

@@ -3,7 +3,7 @@
 
 The thesis: "even without architectural changes, simply adding empty spaces to the input sequence can boost
 out-of-distribution accuracy for task lengths near to those encountered during training". Here the base APE
-decoder gets a blank in each gap between two operand digits with probability 0.5 in training (never at test):
+decoder gets a blank in each gap between two operand digits with probability 0.2 in training (never at test):
 every later token moves to a later absolute position, so the table's rows past the plain text's end get trained.
 Random-start APE does the same on the position side: the IDs start at a random offset.
 """

@@ -22,6 +22,11 @@
   ``reversed``) the answer least significant first, so counting from the left of each run of digits
   would give the answer's units digit the ID of the operands' top digit. For ``$653+049=2070$`` the
   IDs are ``0 3 2 1 0 3 2 1 0 1 2 3 4 0``: the units digits ``3``, ``9`` and ``2`` all get 1.
+* ``abacus_eq``: our departure for the units digit (notebook 08). Abacus IDs, except that ``=`` moves with
+  the offset: it gets the offset itself, one below the units digits. ``=`` is the query that writes the units
+  digit; with ``=`` at 0 a random offset leaves it no ID relation to the digits it must read, while every other
+  answer digit is written from the digit one ID below it. For ``$653+049=2070$`` at offset 4:
+  ``0 7 6 5 0 7 6 5 4 5 6 7 8 0``.
 
 **Scratchpads, sub-tasks and blanks** (:mod:`~lengen_utils.formats`, :mod:`~lengen_utils.spaces`): every
 scheme numbers a scratchpad step's tokens (the aligned pair and the carry of column ``k``) like the answer
@@ -42,7 +47,7 @@ import numpy as np
 from .formats import DIGITS, Example, FormatError, encode
 from .problems import Problem, num_digits
 
-SCHEMES = ("consecutive", "coupled", "coupled_sink", "abacus")
+SCHEMES = ("consecutive", "coupled", "coupled_sink", "abacus", "abacus_eq")
 COUPLED_SCHEMES = ("coupled", "coupled_sink")   # IDs by significance: problems can be packed in disjoint ID ranges
 # roles whose digits belong to a number or to a scratchpad's column (not hints or operators)
 _NUMBER_ROLES = ("a", "b", "answer", "pair_a", "pair_b", "carry")
@@ -183,6 +188,12 @@ def abacus_ids(example: Example, start: int = 0) -> list[int]:
             for tok, role, s in zip(example.tokens, example.roles, example.significance)]
 
 
+def abacus_eq_ids(example: Example, start: int = 0) -> list[int]:
+    """Abacus IDs with ``=`` at the offset itself, one below the units digits (``start + 1``): the query that
+    writes the units digit then reads the digits one ID above it, as every later answer digit does."""
+    return [start if role == "eq" else i for role, i in zip(example.roles, abacus_ids(example, start))]
+
+
 def _refuse_blanks(example: Example, scheme: str) -> None:
     """Blanks (random spaces) have no significance, so a scheme that numbers by significance cannot place them."""
     if any(role in _UNNUMBERED_ROLES for role in example.roles):
@@ -192,7 +203,7 @@ def _refuse_blanks(example: Example, scheme: str) -> None:
 
 
 _ASSIGNERS = {"consecutive": consecutive_ids, "coupled": coupled_ids, "coupled_sink": coupled_sink_ids,
-              "abacus": abacus_ids}
+              "abacus": abacus_ids, "abacus_eq": abacus_eq_ids}
 
 
 def uniform_slots(example: Example) -> list[int]:
@@ -214,4 +225,4 @@ def uniform_slots(example: Example) -> list[int]:
 
 
 __all__ = ["PositionScheme", "PositionRangeError", "SCHEMES", "COUPLED_SCHEMES", "consecutive_ids", "coupled_ids",
-           "coupled_sink_ids", "abacus_ids", "uniform_slots"]
+           "coupled_sink_ids", "abacus_ids", "abacus_eq_ids", "uniform_slots"]

@@ -162,3 +162,17 @@ def test_a_task_evaluated_at_another_start():
         task.at_start(-1)
     with pytest.raises(PositionRangeError, match="max_position=64"):
         task.at_start(61).position_ids(ex)                          # the operators would need ID 65
+
+
+def test_abacus_eq_puts_the_equals_sign_one_below_the_units_digits():
+    """Notebook 08's departure: Abacus IDs, with ``=`` (the query of the units digit) at the offset itself."""
+    from lengen_utils.positions import abacus_eq_ids, abacus_ids
+    example = encode(Problem(653, 49), "cho")
+    for start in (0, 4, 17):
+        ids, plain = abacus_eq_ids(example, start), abacus_ids(example, start)
+        eq = example.roles.index("eq")
+        assert ids[eq] == start and plain[eq] == 0
+        assert [i for k, i in enumerate(ids) if k != eq] == [i for k, i in enumerate(plain) if k != eq]
+        units = [i for i, s in zip(ids, example.significance) if s == 0]
+        assert units and all(u == start + 1 for u in units)
+    assert PositionScheme("abacus_eq").assign(example, start=4) == [0, 7, 6, 5, 0, 7, 6, 5, 4, 5, 6, 7, 8, 0]

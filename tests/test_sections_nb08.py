@@ -472,13 +472,52 @@ def test_looping_text():
     assert "Abacus" not in looping.looping_text(planted_board(["nb08-direct", "nb08-looped"]))
 
 
+def _loop_live(**changes) -> dict:
+    """Seed 0 live: the planted defaults, plus 10-digit per-digit results for the looped Abacus model (units wrong,
+    the rest right) and 7-digit exact matches for the Abacus models (the fix keeps 80%, the 2-layer model 0%)."""
+    live = planted_live(LOOP_METHODS, **{k: changes[k] for k in ("looped", "direct") if k in changes})
+    far = looping.PER_DIGIT_LENGTH
+    units, rest = changes.get("units", 0.1), changes.get("rest", 0.98)
+    live["nb08-abacus-looped"][far] = LengthResult(length=far, n=200, exact_match=0.1,
+                                                   per_digit={0: units, **{s: rest for s in range(1, far + 1)}})
+    live["nb08-abacus-eq-looped"][7] = result(7, changes.get("fixed", 0.8))
+    live["nb08-abacus"][7] = result(7, changes.get("flat", 0.0))
+    return live
+
+
+def _loop_board_with_far(**changes) -> dict:
+    board = loop_board(**changes)
+    for m in board["methods"].values():
+        m["lengths"][looping.PER_DIGIT_LENGTH] = {"median": 0.42, "min": 0.4, "max": 0.45}
+    return board
+
+
 def test_looping_check_passes_and_names_each_failure():
-    rows = looping.check(loop_board(), planted_live(LOOP_METHODS, abacus=0.97, **{"abacus-looped": 0.99}))
-    assert rows[0].ours == "1.4× (generalizable length 7); 2-layer Abacus 97.0% at 6 digits"
+    board = _loop_board_with_far(**{"abacus-eq-looped": {"curve": (1.0, 1.0, 0.83, 0.8), "gen": 5}})
+    rows = looping.check(board, _loop_live())
+    assert rows[0].ours == ("McLeish's IDs: units digit at chance; = one below the units: generalizable length 5 "
+                            "(1.0×), 80.0% at 7 digits and 42.0% at 10 (2-layer Abacus: 90.0% at 7)")
     with pytest.raises(ClaimFailed, match=re.escape(looping.METHODS["nb08-looped"]) + r" should fail one digit past "
                        r"the trained range \(<= 10%\); got 30\.0%\. More passes cannot fetch"):
-        looping.check(loop_board(), planted_live(LOOP_METHODS, looped=0.3))
+        looping.check(board, _loop_live(looped=0.3))
     with pytest.raises(ClaimFailed, match=r"APE, 2 layers should fail one digit past .*got 11\.0%"):
-        looping.check(loop_board(), planted_live(LOOP_METHODS, direct=0.11))
-    with pytest.raises(ClaimFailed, match=r"Abacus should master 1–5 digits"):
-        looping.check(loop_board(abacus={"mastered": False}), planted_live(LOOP_METHODS))
+        looping.check(board, _loop_live(direct=0.11))
+    with pytest.raises(ClaimFailed, match=r"Abacus, 2 layers should master 1–5 digits"):
+        looping.check(_loop_board_with_far(abacus={"mastered": False}), _loop_live())
+    with pytest.raises(ClaimFailed, match=r"every digit but the units at 10 digits .*got units 50\.0%, others 98\.0%"):
+        looping.check(board, _loop_live(units=0.5))
+    with pytest.raises(ClaimFailed, match=r"every digit but the units .*got units 10\.0%, others 60\.0%"):
+        looping.check(board, _loop_live(rest=0.6))
+    with pytest.raises(ClaimFailed, match=r"keep at least half its sums at 7 digits.*got 40\.0% against 0\.0%"):
+        looping.check(board, _loop_live(fixed=0.4))
+    with pytest.raises(ClaimFailed, match=r"keep at least half its sums at 7 digits.*got 80\.0% against 20\.0%"):
+        looping.check(board, _loop_live(flat=0.2))
+
+
+def test_units_and_rest_and_units_text(monkeypatch):
+    fake = {f"{m}-s{s}": {10: {0: 0.1 * (s + 1), 1: 0.9, 2: 1.0}} for m in LOOP_METHODS for s in NB08_SEEDS}
+    monkeypatch.setattr(looping, "per_digit", lambda name: fake[name])
+    assert looping.units_and_rest("nb08-abacus-looped") == pytest.approx((0.2, 0.95))
+    text = looping.units_text(loop_board())
+    assert text.startswith("Per answer digit at 10 digits (twice the trained length; median over seeds): **Abacus, "
+                           "2 layers**: units digit 20.0%, the other digits 95.0% on average;")

@@ -162,7 +162,8 @@ def reach_table(board: dict, reference: dict | None = None) -> dict[str, dict[st
 FAILED = 0.1            # "fails" one digit past the trained range: a median at or below 10%
 APE_METHODS = ("nb08-direct", "nb08-align", "nb08-modsum", "nb08-carries", "nb08-spaces", "nb08-rsape",
                "nb08-scratch", "nb08-length-curriculum-long", "nb08-cascade-curriculum", "nb08-looped")
-SIGNIFICANCE_METHODS = ("nb08-coupled", "nb08-coupled-scratch-long", "nb08-abacus", "nb08-abacus-looped")
+SIGNIFICANCE_METHODS = ("nb08-coupled", "nb08-coupled-scratch-long", "nb08-abacus", "nb08-abacus-looped", "nb08-abacus-eq",
+                        "nb08-abacus-eq-looped")
 
 
 def summary(boards: Sequence[dict]) -> str:

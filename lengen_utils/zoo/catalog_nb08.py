@@ -5,11 +5,11 @@ Every entry changes one thing in one base recipe, so each section compares like 
 * the **base** (``nb08-direct``): a 2-layer decoder (d 64, 4 heads) with learned absolute positions (APE, IDs
   0, 1, 2, ... from ``$``), trained on balanced 1-5 digit sums in Cho et al.'s format ``$653+049=2070$`` and
   tested to 15 digits. CPU scale: the thesis trains on 1-17 digits (Chapter 4); we train on 1-5 so that 3 seeds
-  of 17 methods fit a laptop budget (about 2 minutes each on one thread). Plain APE masters 1-5 digits in about
+  of every method fit a laptop budget (a few minutes each on one thread). Plain APE masters 1-5 digits in about
   1,000 steps; random-start APE needed about 2,000 and left sub-tasks unlearned at 4,000 (docs/nb08-log.md).
 * section 1, the **compositionality gap** (tag ``nb08-gap``): the same decoder writing one sub-task of addition
-  instead of the sum (formats ``cho_align``, ``cho_modsum``, ``cho_carries``), with random-start APE and with
-  coupled IDs (which hand the model the alignment).
+  instead of the sum (formats ``cho_align``, ``cho_modsum``, ``cho_carries``), with APE and with coupled IDs
+  (which hand the model the alignment).
 * section 2, **random spaces** (``nb08-spaces``): the base with a blank in each gap between digits (probability
   0.2, training only), beside the base and random-start APE (randomized positions), the position-side cousin.
 * section 3, **scratchpad** (``nb08-scratch``): the decoder writing each answer digit after its step (aligned
@@ -17,10 +17,11 @@ Every entry changes one thing in one base recipe, so each section compares like 
   Equal budget in tokens: a scratchpad sequence is about twice as long, so it sees half the problems per
   step (:data:`SCRATCH_BATCH`).
 * section 4, **curriculum** (``nb08-curriculum``): short to long and easy to hard by carry cascade, the same
-  number of problems as the base.
+  number of problems as the base (short to long also with 2x the steps, the budget it needs to master).
 * section 5, **looping** (``nb08-loop``): the base's 2-layer block, weight-shared, applied ``ceil(d / 2)`` times
   for ``d``-digit operands (at least twice), with input injection (McLeish et al.), with APE and with Abacus IDs
-  (random offset in training, as McLeish et al.), beside the 2-layer Abacus decoder.
+  (random offset in training, as McLeish et al.), beside the 2-layer Abacus decoder; and with ``abacus_eq``
+  IDs (our departure: ``=``, the units digit's query, one ID below the units digits).
 
 ``python -m lengen_utils.bench leaderboard --tag nb08`` prints them all, with their budgets.
 """
@@ -114,6 +115,15 @@ METHODS: dict[str, Method] = {
     "abacus": Method("Abacus", "Abacus IDs (McLeish et al.), 2 layers", ("nb08-loop",), _ABACUS),
     "abacus-looped": Method("Abacus + looped", "Abacus IDs, the 2-layer block looped max(2, ceil(d/2)) times "
                             "with input injection (McLeish et al.)", ("nb08-loop",), _ABACUS, _LOOPED),
+    # the looped Abacus model writes every digit but the units past the trained range; the units digit's query, =,
+    # has Abacus ID 0 and no ID relation to the digits it must read (docs/nb08-log.md): here = sits one below them
+    "abacus-eq": Method("Abacus (= one below the units)", "Abacus IDs with = at the offset, one below the units "
+                        "digits (our departure), 2 layers: the control for the looped model", ("nb08-loop",),
+                        {**_ABACUS, "positions": "abacus_eq"}),
+    "abacus-eq-looped": Method("Abacus (= one below the units) + looped", "Abacus IDs with = at the offset, one "
+                               "below the units digits (our departure), the 2-layer block looped max(2, ceil(d/2)) "
+                               "times with input injection", ("nb08-loop",), {**_ABACUS, "positions": "abacus_eq"},
+                               _LOOPED),
 }
 
 

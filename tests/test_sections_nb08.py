@@ -481,7 +481,7 @@ def _loop_live(**changes) -> dict:
     live["nb08-abacus-looped"][far] = LengthResult(length=far, n=200, exact_match=0.1,
                                                    per_digit={0: units, **{s: rest for s in range(1, far + 1)}})
     live["nb08-abacus-eq-looped"][7] = result(7, changes.get("fixed", 0.8))
-    live["nb08-abacus"][7] = result(7, changes.get("flat", 0.0))
+    live["nb08-abacus-eq"][7] = result(7, changes.get("flat", 0.0))
     return live
 
 
@@ -492,18 +492,20 @@ def _loop_board_with_far(**changes) -> dict:
     return board
 
 
-def test_looping_check_passes_and_names_each_failure():
+def test_looping_check_passes_and_names_each_failure(monkeypatch):
+    monkeypatch.setattr(looping, "per_digit", lambda name: {5: {0: 0.4, 1: 1.0}, 10: {0: 0.1, 1: 1.0}})
     board = _loop_board_with_far(**{"abacus-eq-looped": {"curve": (1.0, 1.0, 0.83, 0.8), "gen": 5}})
     rows = looping.check(board, _loop_live())
-    assert rows[0].ours == ("McLeish's IDs: units digit at chance; = one below the units: generalizable length 5 "
-                            "(1.0×), 80.0% at 7 digits and 42.0% at 10 (2-layer Abacus: 90.0% at 7)")
+    assert rows[0].ours == ("McLeish's IDs: the units digit 40.0% at 5 digits (2 layers); = one below the units, "
+                            "looped: generalizable length 5 (1.0×), 80.0% at 7 digits and 42.0% at 10 (2 layers, "
+                            "same IDs: 0.0% at 7)")
     with pytest.raises(ClaimFailed, match=re.escape(looping.METHODS["nb08-looped"]) + r" should fail one digit past "
                        r"the trained range \(<= 10%\); got 30\.0%\. More passes cannot fetch"):
         looping.check(board, _loop_live(looped=0.3))
     with pytest.raises(ClaimFailed, match=r"APE, 2 layers should fail one digit past .*got 11\.0%"):
         looping.check(board, _loop_live(direct=0.11))
-    with pytest.raises(ClaimFailed, match=r"^Abacus should master 1–5 digits"):
-        looping.check(_loop_board_with_far(abacus={"mastered": False}), _loop_live())
+    with pytest.raises(ClaimFailed, match=r"^Abacus \(= one below the units\) should master 1–5 digits"):
+        looping.check(_loop_board_with_far(**{"abacus-eq": {"mastered": False}}), _loop_live())
     with pytest.raises(ClaimFailed, match=r"every digit but the units at 10 digits .*got units 50\.0%, others 98\.0%"):
         looping.check(board, _loop_live(units=0.5))
     with pytest.raises(ClaimFailed, match=r"every digit but the units .*got units 10\.0%, others 60\.0%"):
@@ -518,6 +520,8 @@ def test_units_and_rest_and_units_text(monkeypatch):
     fake = {f"{m}-s{s}": {10: {0: 0.1 * (s + 1), 1: 0.9, 2: 1.0}} for m in LOOP_METHODS for s in NB08_SEEDS}
     monkeypatch.setattr(looping, "per_digit", lambda name: fake[name])
     assert looping.units_and_rest("nb08-abacus-looped") == pytest.approx((0.2, 0.95))
+    fake.update({f"{m}-s{s}": {5: {0: 0.5, 1: 1.0, 2: 1.0}, **fake[f"{m}-s{s}"]} for m in LOOP_METHODS
+                 for s in NB08_SEEDS})
     text = looping.units_text(loop_board())
-    assert text.startswith("Per answer digit at 10 digits (twice the trained length; median over seeds): **Abacus, "
-                           "2 layers**: units digit 20.0%, the other digits 95.0% on average;")
+    assert text.startswith("Per answer digit, median over seeds: **Abacus, 2 layers**: units digit 50.0% at 5 digits "
+                           "and 20.0% at 10, the other digits 100.0% and 95.0%;")

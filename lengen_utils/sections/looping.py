@@ -50,9 +50,14 @@ def units_and_rest(method: str, length: int = PER_DIGIT_LENGTH) -> tuple[float, 
     return statistics.median(units), statistics.median(rest)
 
 
+def final_digit(method: str, length: int) -> float:
+    """Median over seeds of the accuracy of the answer's top digit (the final carry, significance ``length``)."""
+    return statistics.median(per_digit(f"{method}-s{seed}")[length][length] for seed in NB08_SEEDS)
+
+
 def units_text(board: dict) -> str:
-    """Where the Abacus models err, digit by digit (the units digit against the others, at the longest trained length
-    and at twice it), and what ``=`` one below the units changes."""
+    """Where the Abacus models err, digit by digit: the units digit in the trained range and at twice it, and, once
+    ``=`` sits one below the units, the final carry two digits past the trained range."""
     cells = []
     for m in ("nb08-abacus", "nb08-abacus-looped", "nb08-abacus-eq", "nb08-abacus-eq-looped"):
         if m in board["methods"]:
@@ -60,7 +65,12 @@ def units_text(board: dict) -> str:
             cells.append(render_md("**{label}**: units digit {u5:pct} at {n} digits and {uf:pct} at {far}, the other "
                                    "digits {r5:pct} and {rf:pct}", label=METHODS[m], u5=u5, n=TRAINED_DIGITS, uf=uf,
                                    far=PER_DIGIT_LENGTH, r5=r5, rf=rf))
-    return "Per answer digit, median over seeds: " + "; ".join(cells) + "."
+    n2 = TRAINED_DIGITS + 2
+    tops = ", ".join(f"{METHODS[m]} {pct(final_digit(m, n2))}" for m in ("nb08-abacus-eq", "nb08-abacus-eq-looped")
+                     if m in board["methods"])
+    return ("Per answer digit, median over seeds: " + "; ".join(cells) + ". With the units digit fixed, the next "
+            f"weak spot is the final carry, the answer's top digit: at {n2} digits it is right {tops} of the time, "
+            "the spot notebook 05's sink fixed for coupled IDs.")
 
 
 def looping_text(board: dict) -> str:
@@ -84,9 +94,10 @@ def looping_text(board: dict) -> str:
 def check(board: dict, live: agenda.Live) -> list[ClaimRow]:
     """Live, seed 0: looping does not lift APE's reach (both APE models at most 10% one digit past the trained
     range); the looped Abacus model writes every digit but the units at twice the trained length (units at most
-    30%, the other digits at least 85% on average); with ``=`` one below the units digits the looped model keeps at
-    least half its sums two digits past the trained range, where the 2-layer model with the same IDs keeps at most
-    10%: the reach comes from looping, once the units digit is fixed."""
+    30%, the other digits at least 85% on average); with ``=`` one below the units digits it writes the units digit
+    (>= 95% at 5 digits). Medians over seeds: two digits past the trained range the looped ``abacus_eq`` model beats
+    the 2-layer one with the same IDs by at least 20 points: the reach comes from looping, once the units digit is
+    fixed."""
     agenda.check_mastered(board, live, ["nb08-direct", "nb08-looped", "nb08-abacus-eq", "nb08-abacus-eq-looped"])
     n, n2, far = TRAINED_DIGITS + 1, TRAINED_DIGITS + 2, PER_DIGIT_LENGTH
     for m in ("nb08-direct", "nb08-looped"):
@@ -98,10 +109,12 @@ def check(board: dict, live: agenda.Live) -> list[ClaimRow]:
     claim(units <= 0.3 and rest >= 0.85, f"the looped Abacus model should write every digit but the units at {far} "
           "digits (units <= 30%, the others >= 85% on average)", f"units {pct(units)}, others {pct(rest)}",
           "Its units digit is written from =, which Abacus numbers 0, far from the digits it must read.")
-    fixed, flat = agenda.em(live, "nb08-abacus-eq-looped", n2), agenda.em(live, "nb08-abacus-eq", n2)
-    claim(fixed >= 0.5 and flat <= 0.1, f"with = one below the units, the looped model should keep at least half its "
-          f"sums at {n2} digits, where the 2-layer model with the same IDs keeps at most 10%",
-          f"{pct(fixed)} against {pct(flat)}")
+    fixed = live["nb08-abacus-eq-looped"][TRAINED_DIGITS].per_digit[0]
+    claim(fixed >= 0.95, f"with = one below the units, the looped model should write the units digit at "
+          f"{TRAINED_DIGITS} digits (>= 95%)", pct(fixed), "= now sits where every other answer digit's query sits.")
+    looped, flat = agenda.median(board, "nb08-abacus-eq-looped", n2), agenda.median(board, "nb08-abacus-eq", n2)
+    claim(looped >= flat + 0.2, f"at {n2} digits the looped model should beat the 2-layer one with the same IDs by "
+          "at least 20 points (median over seeds)", f"{pct(looped)} against {pct(flat)}")
     row = board["methods"]["nb08-abacus-eq-looped"]
     u5 = units_and_rest("nb08-abacus", TRAINED_DIGITS)[0]
     return [ClaimRow("Abacus + looping with input injection generalizes far past training",
@@ -115,5 +128,6 @@ def check(board: dict, live: agenda.Live) -> list[ClaimRow]:
                      "median over 3 seeds, trained on 1–5 digits, tested to 15")]
 
 
-__all__ = ["METHODS", "MCLEISH", "PER_DIGIT_LENGTH", "passes", "parameters", "units_and_rest", "units_text",
+__all__ = ["METHODS", "MCLEISH", "PER_DIGIT_LENGTH", "passes", "parameters", "units_and_rest", "final_digit",
+           "units_text",
            "looping_text", "check"]

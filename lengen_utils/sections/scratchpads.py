@@ -54,7 +54,7 @@ def curve_bands(methods: Mapping[str, str], per: str = "problems") -> dict[str, 
         curves = agenda.learning_curves(m)
         scale = tokens_per_problem(m) if per == "tokens" else 1.0
         xs = sorted(next(iter(curves.values())))
-        out[label] = {x * scale: (float(np.median([c[x] for c in curves.values()])),
+        out[label] = {int(round(x * scale)): (float(np.median([c[x] for c in curves.values()])),
                                   min(c[x] for c in curves.values()), max(c[x] for c in curves.values())) for x in xs}
     return out
 

@@ -95,7 +95,7 @@ def test_check_mastered_needs_the_required_methods_and_agreement_with_the_manife
     agenda.check_mastered(unmastered, planted_live(methods), ["nb08-direct"])      # not required: shown only
     RECORDED["nb08-direct-s0"] = 0.85
     with pytest.raises(ClaimFailed, match=r"direct answer, seed 0, should score live at 5 digits what the manifest "
-                                          r"recorded \(within 10 points\); got 99\.0% live, 85\.0% recorded\. Then"):
+                                          r"recorded \(within 10 points on 200 fresh problems\); got 99\.0% live, 85\.0% recorded\. Then"):
         agenda.check_mastered(planted_board(methods), planted_live(methods))
     agenda.check_mastered(planted_board(methods), planted_live(["nb08-coupled"]))  # seed 0 not measured: skipped
 
@@ -530,3 +530,8 @@ def test_units_and_rest_and_units_text(monkeypatch):
     assert text.startswith("Per answer digit, median over seeds: **Abacus, 2 layers**: units digit 50.0% at 5 digits "
                            "and 20.0% at 10, the other digits 100.0% and 95.0%;")
     assert "at 7 digits it is right Abacus with = one below the units, 2 layers 25.0%, " in text
+
+
+def test_agreement_widens_for_small_noisy_samples():
+    assert agenda.agreement(1.0, 60) == 0.1 and agenda.agreement(0.99, 200) == 0.1
+    assert agenda.agreement(0.18, 60) == pytest.approx(4 * (0.18 * 0.82 / 60) ** 0.5)

@@ -82,12 +82,15 @@ def _check_number(owner: str, name: str, value, low: float, high: float | None =
         raise ConfigError(f"{owner}.{name} must be a finite number {lo}{hi}, got {value!r}")
 
 
+LOG_EVERY = 50    # steps per logged loss (and per training callback) unless fit is told otherwise
+
+
 @dataclass
 class TrainResult:
     steps: int
     seconds: float
     losses: list[float] = field(default_factory=list)   # mean loss per logged window
-    log_every: int = 50
+    log_every: int = LOG_EVERY
 
 
 def lr_at(step: int, cfg: TrainConfig) -> float:
@@ -130,7 +133,7 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
             raise ConfigError("resume=True needs state_path, the training state to continue from")
         state = load_training_state(state_path)
         log_every = check_resumable(state, model, task, cfg, log_every, state_path)
-    log_every = log_every or 50
+    log_every = log_every or LOG_EVERY
 
     device = model.device
     keep_freed_memory()

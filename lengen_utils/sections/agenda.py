@@ -123,6 +123,12 @@ def median_problems(method: str, level: float = MASTERED) -> float | None:
     return statistics.median(x if x is not None else float("inf") for x in found)
 
 
+def mastered_after(method: str) -> str:
+    """:func:`median_problems` in words: ``"after 64,000 problems"`` or ``"never within its budget"``."""
+    seen = median_problems(method)
+    return "never within its budget" if seen is None else f"after {seen:,.0f} problems"
+
+
 SECTIONS = {"nb08-gap": "1. gap", "nb08-spaces": "2. spaces", "nb08-scratch": "3. scratchpad",
             "nb08-curriculum": "4. curriculum", "nb08-loop": "5. looping"}
 
@@ -197,6 +203,6 @@ def summary(boards: Sequence[dict]) -> str:
             "the trained range is learned.")
 
 
-__all__ = ["summary", "SECTIONS", "methods_table", "reach_table", "LABELS", "LIVE_LENGTHS", "MASTERED", "Live", "board", "labels", "median", "beyond", "live", "em",
-           "mastered", "check_mastered", "agreement",
-           "learning_curves", "problems_to_master", "median_problems"]
+__all__ = ["LABELS", "LIVE_LENGTHS", "MASTERED", "SECTIONS", "Live", "board", "labels", "median", "beyond", "live",
+           "em", "mastered", "check_mastered", "agreement", "learning_curves", "problems_to_master", "median_problems",
+           "mastered_after", "methods_table", "reach_table", "summary"]

@@ -84,16 +84,13 @@ def gap_text(board: dict) -> str:
         said = ", ".join(f"{task} at {n if n is not None else 'none of the tested lengths'}" for task, n in breaks.items())
         g = gaps(board, group)
         hi, lo = max(g, key=lambda n: g[n]["gap"]), min(g, key=lambda n: g[n]["gap"])
-        if g[hi]["gap"] == g[lo]["gap"]:
-            parts.append(render_md("With **{group}**, the median first drops to 95% or below for the {said}. The gap "
-                                   "(weakest sub-task minus full sum) is {gap:+.1f} points at every tested length.",
-                                   group=group, said=said, gap=100 * g[hi]["gap"]))
-            continue
-        parts.append(render_md("With **{group}**, the median first drops to 95% or below for the {said}. The gap "
-                               "(weakest sub-task minus full sum) runs from {lo:+.1f} points at {nlo} digits (full sum "
-                               "{flo:pct}, {wlo} {slo:pct}) to {hi:+.1f} at {nhi}.", group=group, said=said,
-                               lo=100 * g[lo]["gap"], nlo=lo, flo=g[lo]["full sum"], wlo=g[lo]["weakest"],
-                               slo=g[lo]["weakest sub-task"], hi=100 * g[hi]["gap"], nhi=hi))
+        span = (render_md("is {gap:+.1f} points at every tested length", gap=100 * g[hi]["gap"])
+                if g[hi]["gap"] == g[lo]["gap"] else
+                render_md("runs from {lo:+.1f} points at {nlo} digits (full sum {flo:pct}, {wlo} {slo:pct}) to "
+                          "{hi:+.1f} at {nhi}", lo=100 * g[lo]["gap"], nlo=lo, flo=g[lo]["full sum"],
+                          wlo=g[lo]["weakest"], slo=g[lo]["weakest sub-task"], hi=100 * g[hi]["gap"], nhi=hi))
+        parts.append(f"With **{group}**, the median first drops to 95% or below for the {said}. The gap (weakest "
+                     f"sub-task minus full sum) {span}.")
     return " ".join(parts)
 
 

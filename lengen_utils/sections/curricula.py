@@ -33,10 +33,8 @@ def curriculum_text(board: dict) -> str:
     for m, label in METHODS.items():
         if m not in board["methods"]:
             continue
-        seen = agenda.median_problems(m)
-        when = "never within its budget" if seen is None else f"after {seen:,.0f} problems"
         cells.append(render_md("**{label}**: above 95% at {n} digits {when} (the ramp takes {ramp:,}); {n1} digits "
-                               "{b1:pct}", label=label, n=TRAINED_DIGITS, when=when, ramp=ramp_problems(m),
+                               "{b1:pct}", label=label, n=TRAINED_DIGITS, when=agenda.mastered_after(m), ramp=ramp_problems(m),
                                n1=TRAINED_DIGITS + 1, b1=agenda.beyond(board, m)))
     return "Median over seeds. " + "; ".join(cells) + "."
 

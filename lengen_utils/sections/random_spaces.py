@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from ..claims import claim
 from ..notebook import pct, render_md
 from ..problems import Problem
+from ..spaces import most_blanks
 from ..tasks import Task
 from ..zoo import entry, per_digit
 from ..zoo.catalog_nb08 import NB08_SEEDS, TRAINED_DIGITS
@@ -33,7 +34,7 @@ def highest_trained_id(method: str) -> int:
     if c.random_start:
         return c.max_position
     widest = Problem(10**TRAINED_DIGITS - 1, 10**TRAINED_DIGITS - 1, "+")
-    blanks = 2 * (TRAINED_DIGITS - 1) if c.spaces else 0
+    blanks = most_blanks(TRAINED_DIGITS, TRAINED_DIGITS) if c.spaces else 0
     return len(task.example(widest)) - 1 + blanks
 
 

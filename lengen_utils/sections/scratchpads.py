@@ -9,16 +9,17 @@ the manifest's learning curves (exact match at 5 digits every 250 steps), agains
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
 import numpy as np
 
 from ..claims import claim
 from ..notebook import pct, render_md
 from ..tasks import Task
-from .paper_claims import ClaimRow
 from ..zoo import entry
 from ..zoo.catalog_nb08 import TRAINED_DIGITS
 from . import agenda
+from .paper_claims import ClaimRow
 
 #: per position scheme: (direct answer, scratchpad) compared on length: each masters 1-5 digits (the coupled
 #: scratchpad with 2x steps, the budget it needs)
@@ -28,6 +29,7 @@ EQUAL_TOKENS = ("nb08-direct", "nb08-scratch", "nb08-coupled", "nb08-coupled-scr
 THESIS = "trained on 1–17 or 1–19 digits, a scratchpad extends the reach to 18 and 20 digits, not 21+"
 
 
+@cache
 def tokens_per_problem(method: str, n: int = 2000, seed: int = 0) -> float:
     """The mean tokens of one training problem of ``method`` (its format, balanced 1-5 digit operands)."""
     task = Task(entry(f"{method}-s0").task)
@@ -65,13 +67,10 @@ def scratch_text(board: dict) -> str:
     for group, (direct, scratch) in PAIRS.items():
         if direct not in board["methods"] or scratch not in board["methods"]:
             continue
-        pd, ps = agenda.median_problems(direct), agenda.median_problems(scratch)
-        def seen(x):
-            return "never within its budget" if x is None else f"after {x:,.0f} problems"
         parts.append(render_md(
             "With **{group}** the direct answer first exceeds 95% at {n} digits (median over seeds) {pd}, the "
             "scratchpad {ps}. Past the trained range, at {n1} digits: direct {d1:pct}, scratchpad {s1:pct}; at {n2}: "
-            "{d2:pct} and {s2:pct}.", group=group, n=TRAINED_DIGITS, pd=seen(pd), ps=seen(ps), n1=TRAINED_DIGITS + 1,
+            "{d2:pct} and {s2:pct}.", group=group, n=TRAINED_DIGITS, pd=agenda.mastered_after(direct), ps=agenda.mastered_after(scratch), n1=TRAINED_DIGITS + 1,
             n2=TRAINED_DIGITS + 2, d1=agenda.beyond(board, direct), s1=agenda.beyond(board, scratch),
             d2=agenda.median(board, direct, TRAINED_DIGITS + 2), s2=agenda.median(board, scratch, TRAINED_DIGITS + 2)))
     eq = "nb08-coupled-scratch"

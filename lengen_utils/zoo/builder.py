@@ -43,18 +43,19 @@ def train_entry(e: ZooEntry, progress: bool = True, steps: int | None = None,
     set_cpu_threads()
     model = e.build() if device is None else e.build().to(device)
     cfg = e.train if steps is None else TrainConfig.from_dict({**e.train.to_dict(), "steps": steps})
+    task = Task(e.task)
     if curve is not None and e.curve_every:
-        callback = learning_curve_callback(e, model, curve, callback)
-    result = fit(model, Task(e.task), cfg, progress=progress, desc=e.name, callback=callback)
+        callback = learning_curve_callback(e, model, task, curve, callback)
+    result = fit(model, task, cfg, progress=progress, desc=e.name, callback=callback)
     return model, result
 
 
-def learning_curve_callback(e: ZooEntry, model: Transformer, curve: dict,
+def learning_curve_callback(e: ZooEntry, model: Transformer, task: Task, curve: dict,
                             then: Callable[[int, float], None] | None = None) -> Callable[[int, float], None]:
     """A training callback that, every ``e.curve_every`` steps, measures the exact match at the longest
     trained length on ``CURVE_N`` fixed problems and appends it to ``curve`` (``{"length", "n", "steps",
     "em"}``): how fast the entry learns its trained range (notebook 08's sample efficiency)."""
-    task, length = Task(e.task), e.task.max_digits
+    length = e.task.max_digits
     curve.update({"length": length, "n": CURVE_N, "seed": CURVE_SEED, "steps": [], "em": []})
 
     def record(step: int, loss: float) -> None:

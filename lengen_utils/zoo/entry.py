@@ -12,7 +12,7 @@ import torch
 
 from ..model import ModelConfig, Transformer
 from ..task_config import TaskConfig
-from ..train import TrainConfig
+from ..train import LOG_EVERY, TrainConfig
 
 
 _SEED = re.compile(r"^(?P<method>.+)-s(?P<seed>\d+)$")
@@ -45,9 +45,9 @@ class ZooEntry:
     curve_every: int = 0      # > 0: every this many steps, EM at the longest trained length (the learning curve)
 
     def __post_init__(self) -> None:
-        log_every = 50        # fit's logged steps, where the builder's callback runs
-        if not isinstance(self.curve_every, int) or self.curve_every < 0 or self.curve_every % log_every:
-            raise ValueError(f"{self.name}: curve_every must be 0 or a positive multiple of {log_every} (the "
+        # the builder's callback runs at fit's logged steps
+        if not isinstance(self.curve_every, int) or self.curve_every < 0 or self.curve_every % LOG_EVERY:
+            raise ValueError(f"{self.name}: curve_every must be 0 or a positive multiple of {LOG_EVERY} (the "
                              f"training loop's logged steps), got {self.curve_every!r}")
 
     @property

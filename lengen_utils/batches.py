@@ -8,6 +8,7 @@ the model, training and evaluation read them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import torch
@@ -55,32 +56,41 @@ def problem_digits(problem) -> int:
 
 
 def collate(examples: list[Example], position_ids: list[list[int]], with_slots: bool = False) -> Batch:
-    """Right-pad examples into one :class:`Batch`; padding is excluded from attention and the loss."""
+    """Right-pad examples into one :class:`Batch`; padding is excluded from attention and the loss.
+
+    Rows are built as Python lists and converted with one ``torch.tensor`` call per field: training draws a
+    batch every step, and a tensor per row and field cost more than the rest of the batch's preparation.
+    """
     T = max(len(e) for e in examples)
     B = len(examples)
-    tokens = torch.full((B, T), FILL_ID, dtype=torch.long)
-    targets = torch.full((B, T), IGNORE_INDEX, dtype=torch.long)
     first = position_ids[0][0] if position_ids and position_ids[0] else 0
     channels = () if isinstance(first, (int, np.integer)) else (len(first),)   # (row, column) IDs: [B, T, 2]
-    pos = torch.zeros((B, T, *channels), dtype=torch.long)
-    keep = torch.zeros((B, T), dtype=torch.bool)
-    slots = torch.zeros((B, T), dtype=torch.long) if with_slots else None
-    for b, (ex, ids) in enumerate(zip(examples, position_ids)):
-        n = len(ex)
-        tokens[b, :n] = torch.tensor(tokens_to_ids(ex.tokens))
-        sup = ex.supervised
-        targets[b, sup] = torch.tensor(tokens_to_ids(ex.targets[i] for i in sup))
-        pos[b, :n] = torch.tensor(ids)
-        keep[b, :n] = True
-        if slots is not None:
-            slots[b, :n] = torch.tensor(uniform_slots(ex))
+    id_fill = [0] * (channels[0] if channels else 1)
+    tokens, targets, pos, keep, slots = [], [], [], [], []        # flat, row after row
+    for ex, ids in zip(examples, position_ids):
+        pad = T - len(ex)
+        tokens += tokens_to_ids(ex.tokens) + [FILL_ID] * pad
+        targets += target_ids(ex.targets) + [IGNORE_INDEX] * pad
+        pos += (ids if not channels else [c for i in ids for c in i]) + id_fill * pad
+        keep += [True] * len(ex) + [False] * pad
+        if with_slots:
+            slots += uniform_slots(ex) + [0] * pad
+    as_tensor = lambda flat, dtype=torch.long: torch.tensor(flat, dtype=dtype).view(B, T)  # noqa: E731
     digits = torch.tensor([problem_digits(e.problem) for e in examples], dtype=torch.long)[:, None].expand(B, T)
-    return Batch(tokens, targets, pos, keep, slots, examples, digits=digits)
+    return Batch(as_tensor(tokens), as_tensor(targets), torch.tensor(pos, dtype=torch.long).view(B, T, *channels),
+                 as_tensor(keep, torch.bool), as_tensor(slots) if with_slots else None, examples, digits=digits)
+
+
+def target_ids(targets) -> list[int]:
+    """Token ids of an example's targets, ``IGNORE_INDEX`` where nothing is supervised (``None``)."""
+    ids = tokens_to_ids(t for t in targets if t is not None)
+    it = iter(ids)
+    return [IGNORE_INDEX if t is None else next(it) for t in targets]
 
 
 def concat_examples(group: list[Example]) -> Example:
     """One training sequence made of several examples (``problem`` and ``answer_width`` of the first)."""
     first = group[0]
-    cat = lambda name: tuple(x for e in group for x in getattr(e, name))  # noqa: E731
+    cat = lambda name: tuple(chain.from_iterable(getattr(e, name) for e in group))  # noqa: E731
     return Example(cat("tokens"), cat("targets"), cat("roles"), cat("significance"), first.problem,
                    first.format_name, first.causal, first.answer_width)

@@ -9,6 +9,11 @@ hands over to the task's own sampler for the rest:
   of ``max_digits + 1`` draws a length ``L`` uniform in ``min_digits..max_digits`` and operands uniform below
   ``10**L`` conditioned on a cascade of at most ``i`` (stage 0: no carry at all; stage 1: carries that no 9
   passes on), exactly (:func:`~lengen_utils.complexity_sampling.sample_with_cascade_at_most`).
+* ``multiplier``: short to long multipliers (multiplication with ``multiplier_digits = k``). Stage ``i`` of
+  ``k`` draws multipliers of exactly ``i + 1`` digits, so a model learns one partial product (k = 1) before
+  it adds the second and the third; the multiplicand keeps the task's sampler. Under UPE the multiplier digit
+  of significance r always holds the vector c_{r+1} (:func:`~lengen_utils.positions.uniform_slots`), so
+  the roles a stage trains stay the roles of the next one.
 
 With ``fraction = 0.5`` and 1-10 digit operands the length curriculum spends 5% of training on each length
 cap 1, 2, ..., 10, then 50% on the task's own distribution. The number of problems per step never changes,
@@ -23,7 +28,7 @@ import numpy as np
 from .complexity_sampling import sample_with_cascade_at_most
 from .problems import Problem
 
-CURRICULA = ("none", "length", "cascade")
+CURRICULA = ("none", "length", "cascade", "multiplier")
 DEFAULT_FRACTION = 0.5
 
 __all__ = ["CURRICULA", "DEFAULT_FRACTION", "stage", "curriculum_cap", "sample_cascade_stage"]
@@ -39,9 +44,11 @@ def stage(progress: float, fraction: float, levels: int) -> int | None:
     return min(levels - 1, int(progress / fraction * levels))
 
 
-def curriculum_cap(curriculum: str, progress: float, fraction: float, min_digits: int, max_digits: int) -> int | None:
-    """The cap at ``progress``: the longest operand (``length``) or the longest cascade (``cascade``) allowed;
-    ``None`` when nothing is held back (no curriculum, or the ramp is over)."""
+def curriculum_cap(curriculum: str, progress: float, fraction: float, min_digits: int, max_digits: int,
+                   multiplier_digits: int | None = None) -> int | None:
+    """The cap at ``progress``: the longest operand (``length``), the longest cascade (``cascade``) or the
+    multiplier's exact width (``multiplier``) allowed; ``None`` when nothing is held back (no curriculum, or
+    the ramp is over)."""
     if curriculum == "none":
         return None
     if curriculum == "length":
@@ -49,6 +56,11 @@ def curriculum_cap(curriculum: str, progress: float, fraction: float, min_digits
         return None if i is None else min_digits + i
     if curriculum == "cascade":
         return stage(progress, fraction, max_digits + 1)
+    if curriculum == "multiplier":
+        if multiplier_digits is None:
+            raise ValueError("curriculum='multiplier' ramps the multiplier's width; pass multiplier_digits")
+        i = stage(progress, fraction, multiplier_digits)
+        return None if i is None else i + 1
     raise ValueError(f"unknown curriculum {curriculum!r}; choose one of {CURRICULA}")
 
 

@@ -164,12 +164,14 @@ def _encode_decoder(problem: Problem, spec: FormatSpec, multiplier_digits: int |
 
     def put_number(n: int, width: int, role: str, reverse: bool = False) -> None:
         digits = _digits(n, width)
-        order = [(d, width - 1 - i) for i, d in enumerate(digits)]
+        places = list(range(width - 1, -1, -1))          # significance of each digit, most significant first
         if reverse:
-            order.reverse()
-        for d, s in order:
-            if spec.index_hints:  # 'a' marks the most significant place, as in Zhou et al.'s a0b6c5d3
-                put(HINTS[hint_offset + width - 1 - s], "hint", s)
+            digits.reverse(), places.reverse()
+        if not spec.index_hints:
+            tokens.extend(digits), roles.extend([role] * width), sig.extend(places)
+            return
+        for d, s in zip(digits, places):    # 'a' marks the most significant place, as in Zhou et al.'s a0b6c5d3
+            put(HINTS[hint_offset + width - 1 - s], "hint", s)
             put(d, role, s)
 
     if spec.bos_eos:
@@ -190,9 +192,7 @@ def _encode_decoder(problem: Problem, spec: FormatSpec, multiplier_digits: int |
         put_number(problem.answer, width_ans, "answer", reverse=spec.reverse_answer)
     if spec.bos_eos:
         put(BOS_EOS, "eos")
-    targets: list[str | None] = [None] * len(tokens)
-    for i in range(eq_index, len(tokens) - 1):  # next-token prediction from '=' on
-        targets[i] = tokens[i + 1]
+    targets: list[str | None] = [None] * eq_index + tokens[eq_index + 1:] + [None]   # next-token prediction from '='
     return Example(tuple(tokens), tuple(targets), tuple(roles), tuple(sig), problem, spec.name,
                    causal=True, answer_width=width_ans)
 

@@ -51,7 +51,9 @@ SCHEMES = ("consecutive", "coupled", "coupled_sink", "abacus", "abacus_eq")
 COUPLED_SCHEMES = ("coupled", "coupled_sink")   # IDs by significance: problems can be packed in disjoint ID ranges
 # roles whose digits belong to a number or to a scratchpad's column (not hints or operators)
 _NUMBER_ROLES = ("a", "b", "answer", "pair_a", "pair_b", "carry")
-_UNNUMBERED_ROLES = ("blank",)   # random spaces: no significance, numbered by consecutive IDs only
+_DOLLAR_ROLES = frozenset({"bos", "eos"})
+_OPERATOR_ROLES = frozenset({"op", "eq"})
+_UNNUMBERED_ROLES = frozenset({"blank"})   # random spaces: no significance, numbered by consecutive IDs only
 
 
 class PositionRangeError(ValueError):
@@ -83,6 +85,12 @@ class PositionScheme:
         if self.eval_start is not None:
             return self.eval_start
         return 1 if self.name == "coupled" else 0
+
+    @property
+    def shifts_with_start(self) -> bool:
+        """Whether every ID moves with the start (``assign(e, start=s) == assign(e, start=0) + s``): true where no
+        token keeps a fixed ID (Cho's coupling keeps ``$`` at 0, Abacus its non-digits)."""
+        return self.name in ("consecutive", "coupled_sink")
 
     def span(self, example: Example) -> int:
         """Largest ID this example needs at start 0 (before the start is added)."""
@@ -156,24 +164,21 @@ def consecutive_ids(example: Example, start: int = 0) -> list[int]:
 def coupled_ids(example: Example, start: int = 1) -> list[int]:
     """Cho et al.'s coupling (Figure 2): equal significance, equal ID; the units digits hold the top digit
     ID and the operators ``+``/``*`` and ``=`` sit one past it."""
-    _refuse_blanks(example, "coupled")
-    top = start + example.answer_width
-    ids = []
-    for role, s in zip(example.roles, example.significance):
-        if role in ("bos", "eos"):
-            ids.append(0)
-        elif role in ("op", "eq"):
-            ids.append(top)
-        else:
-            ids.append(top - 1 - s)
-    return ids
+    return _coupled(example, start, dollar_id=0)
 
 
 def coupled_sink_ids(example: Example, start: int = 0) -> list[int]:
     """Cho's coupled IDs with ``$`` as the final carry's sink: ``$`` gets ``start``, every other token its
     coupled ID from ``start + 1`` (so at start 0 these are Cho's IDs at start 1)."""
-    return [start if role in ("bos", "eos") else i
-            for role, i in zip(example.roles, coupled_ids(example, start + 1))]
+    return _coupled(example, start + 1, dollar_id=start)
+
+
+def _coupled(example: Example, start: int, dollar_id: int) -> list[int]:
+    """Coupled IDs from ``start`` (digits by significance, ``+``/``*``/``=`` one past the top), ``$`` at ``dollar_id``."""
+    _refuse_blanks(example, "coupled")
+    top = start + example.answer_width
+    return [dollar_id if role in _DOLLAR_ROLES else top if role in _OPERATOR_ROLES else top - 1 - s
+            for role, s in zip(example.roles, example.significance)]
 
 
 def abacus_ids(example: Example, start: int = 0) -> list[int]:
@@ -196,7 +201,7 @@ def abacus_eq_ids(example: Example, start: int = 0) -> list[int]:
 
 def _refuse_blanks(example: Example, scheme: str) -> None:
     """Blanks (random spaces) have no significance, so a scheme that numbers by significance cannot place them."""
-    if any(role in _UNNUMBERED_ROLES for role in example.roles):
+    if not _UNNUMBERED_ROLES.isdisjoint(example.roles):
         raise FormatError(f"the {scheme!r} scheme numbers tokens by significance and a random blank has none; "
                           f"random spaces need positions='consecutive'")
 

@@ -75,7 +75,7 @@ class TaskConfig:
     filler_max: int = 0                  # Sabbaghi 3.3: 0..filler_max text tokens before a, between, after b
     task: str = "arithmetic"             # "minesweeper": boards with min_digits..max_digits cells per side
     spaces: float = 0.0                  # random spaces: P(a blank) per gap between operand digits, training only
-    curriculum: str = "none"             # "length" (short to long) or "cascade" (easy to hard by carries)
+    curriculum: str = "none"             # "length" (short to long), "cascade" (easy to hard by carries), "multiplier"
     curriculum_fraction: float = DEFAULT_FRACTION   # share of training the curriculum's stages take
 
     def __post_init__(self) -> None:
@@ -146,6 +146,10 @@ class TaskConfig:
                               f"nothing to hold back")
         if self.curriculum == "cascade" and self.op != "+":
             raise ConfigError(f"curriculum='cascade' orders sums by their carries; op={self.op!r} has none")
+        if self.curriculum == "multiplier" and (self.op != "*" or (self.multiplier_digits or 0) < 2):
+            raise ConfigError(f"curriculum='multiplier' ramps a multiplier of 1..multiplier_digits digits; it needs "
+                              f"op='*' and multiplier_digits >= 2, got op={self.op!r}, "
+                              f"multiplier_digits={self.multiplier_digits}")
 
     def _check_filler(self) -> None:
         """Filler text (:mod:`~lengen_utils.text_filler`): a whole number >= 0 that the format supports."""

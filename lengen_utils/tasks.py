@@ -78,24 +78,32 @@ class Task:
             if progress is None:
                 raise ConfigError(f"the task's curriculum={c.curriculum!r} draws problems by training progress; "
                                   f"pass progress=step/steps (train.fit does)")
-            cap = curriculum_cap(c.curriculum, progress, c.curriculum_fraction, c.min_digits, c.max_digits)
+            cap = curriculum_cap(c.curriculum, progress, c.curriculum_fraction, c.min_digits, c.max_digits,
+                                 c.multiplier_digits)
             if cap is not None and c.curriculum == "cascade":
                 probs = sample_cascade_stage(rng, c.min_digits, c.max_digits, cap, n)
                 return [self._shift(p, rng) for p in probs] if c.shift_augment else probs
+            if cap is not None and c.curriculum == "multiplier":
+                probs = self._sample(rng, top, n, multiplier_digits=cap, multiplier_exact=True)
+                return [self._shift(p, rng) for p in probs] if c.shift_augment else probs
             top = top if cap is None else cap
-        if c.sampler == "uniform":
-            probs = P.sample_uniform(rng, top, n, c.op, c.multiplier_digits, c.multiplier_exact)
-        elif c.sampler == "exact":
-            probs = P.sample_exact_length(rng, top, n, c.op, c.multiplier_digits, c.multiplier_exact)
-        elif c.sampler in ("uniform_complexity", "mixed_complexity"):  # Sabbaghi C3: addition only
-            probs = (sample_uniform_over_complexity(rng, c.max_digits, n) if c.sampler == "uniform_complexity"
-                     else sample_mixed_complexity(rng, c.max_digits, n))
-        else:
-            probs = P.sample_balanced(rng, top, n, c.op, c.multiplier_digits, c.min_digits,
-                                      c.multiplier_exact)
+        probs = self._sample(rng, top, n, c.multiplier_digits, c.multiplier_exact)
         if c.shift_augment:
             probs = [self._shift(p, rng) for p in probs]
         return probs
+
+    def _sample(self, rng: np.random.Generator, top: int, n: int, multiplier_digits: int | None,
+                multiplier_exact: bool) -> list[P.Problem]:
+        """``n`` problems from the task's sampler with operands up to ``top`` digits."""
+        c = self.config
+        if c.sampler == "uniform":
+            return P.sample_uniform(rng, top, n, c.op, multiplier_digits, multiplier_exact)
+        if c.sampler == "exact":
+            return P.sample_exact_length(rng, top, n, c.op, multiplier_digits, multiplier_exact)
+        if c.sampler in ("uniform_complexity", "mixed_complexity"):  # Sabbaghi C3: addition only
+            return (sample_uniform_over_complexity(rng, c.max_digits, n) if c.sampler == "uniform_complexity"
+                    else sample_mixed_complexity(rng, c.max_digits, n))
+        return P.sample_balanced(rng, top, n, c.op, multiplier_digits, c.min_digits, multiplier_exact)
 
     def _shift(self, problem: P.Problem, rng: np.random.Generator) -> P.Problem:
         room = self.config.train_width
@@ -194,8 +202,11 @@ class Task:
 
     def _packed_ids(self, group: list[Example], rng: np.random.Generator) -> list[list[int]]:
         """Coupled IDs of packed arithmetic problems, each in its own slot of IDs."""
-        extents = [self.scheme.span(e) + 1 for e in group]      # IDs start..start+span of each
+        at_zero = [self.scheme.assign(e, start=0) for e in group]
+        extents = [max(ids) + 1 for ids in at_zero]               # IDs start..start+span of each
         starts = self._random_slots(extents, self.scheme.default_start, rng)
+        if self.scheme.shifts_with_start:                         # the slots fit (_random_slots checked)
+            return [[i + s for i in ids] for ids, s in zip(at_zero, starts)]
         return [self.scheme.assign(e, start=s) for e, s in zip(group, starts)]
 
     def _packed_board_ids(self, group: list[Example], rng: np.random.Generator) -> list[list[tuple[int, int]]]:

@@ -70,6 +70,26 @@ def test_after_the_ramp_the_task_draws_as_without_a_curriculum():
     assert a == b
 
 
+MULTIPLY = dict(op="*", format="sabbaghi", positions="consecutive", max_digits=5, multiplier_digits=3,
+                multiplier_exact=True, frame_width=12, max_position=17)
+
+
+def test_multiplier_schedule_ramps_the_multiplier_width():
+    caps = [curriculum_cap("multiplier", step / 600, 0.5, 1, 5, multiplier_digits=3) for step in range(600)]
+    assert Counter(caps) == {1: 100, 2: 100, 3: 100, None: 300}
+    assert caps[:300] == sorted(caps[:300])
+    with pytest.raises(ValueError, match="pass multiplier_digits"):
+        curriculum_cap("multiplier", 0.1, 0.5, 1, 5)
+
+
+@pytest.mark.parametrize("progress, width", [(0.0, 1), (0.2, 2), (0.4, 3), (0.7, 3)])
+def test_multiplier_curriculum_draws_exact_multiplier_widths(progress, width):
+    task = Task(TaskConfig(**MULTIPLY, curriculum="multiplier"))
+    problems = task.sample_train_problems(np.random.default_rng(0), 300, progress)
+    assert {num_digits(p.b) for p in problems} == {width}
+    assert {num_digits(p.a) for p in problems} == {1, 2, 3, 4, 5}     # the multiplicand keeps its sampler
+
+
 def test_the_training_loop_passes_the_progress():
     task = Task(TaskConfig(format="cho", positions="coupled", max_digits=4, max_position=16, curriculum="length"))
     from lengen_utils.model import ModelConfig, Transformer
@@ -113,6 +133,8 @@ def test_cascade_cap_sampler_is_the_uniform_distribution_below_the_cap():
     (dict(curriculum="length", min_digits=10), "nothing to hold back"),
     (dict(curriculum="cascade", sampler="uniform_complexity"), "draws by complexity itself"),
     (dict(curriculum="cascade", op="*", multiplier_digits=2), "orders sums by their carries"),
+    (dict(curriculum="multiplier"), "needs op='\\*' and multiplier_digits >= 2"),
+    (dict(curriculum="multiplier", op="*", multiplier_digits=1), "multiplier_digits >= 2"),
 ])
 def test_task_refusals(changes, message):
     with pytest.raises(ConfigError, match=message):

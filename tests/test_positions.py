@@ -176,3 +176,13 @@ def test_abacus_eq_puts_the_equals_sign_one_below_the_units_digits():
         units = [i for i, s in zip(ids, example.significance) if s == 0]
         assert units and all(u == start + 1 for u in units)
     assert PositionScheme("abacus_eq").assign(example, start=4) == [0, 7, 6, 5, 0, 7, 6, 5, 4, 5, 6, 7, 8, 0]
+
+
+@pytest.mark.parametrize("name", ["consecutive", "coupled", "coupled_sink", "abacus", "abacus_eq"])
+def test_shifts_with_start_says_whether_every_id_moves_with_the_start(name):
+    """Packing shifts the IDs at start 0 instead of assigning twice; that is right exactly when the scheme says so."""
+    scheme = PositionScheme(name, max_position=64)
+    examples = [encode(Problem(a, b), "cho") for a, b in ((653, 49), (7, 5), (99999, 1))]
+    shifted = all(scheme.assign(e, start=s) == [i + s for i in scheme.assign(e, start=0)]
+                  for e in examples for s in (1, 5, 20))
+    assert shifted == scheme.shifts_with_start

@@ -51,6 +51,11 @@ NB04_RECIPE = {
     1: dict(d_model=64, n_layers=3, n_heads=4, d_ff=128, steps=3000, lr=3e-3),
     3: dict(d_model=64, n_layers=4, n_heads=4, d_ff=512, steps=4000, lr=3e-3),
 }
+# The 3-digit multiplier's second search (docs/upe-log.md, 2026-11-26): a d_model-128, 6-layer encoder with an
+# attention window of 3 in the paper's frame; ~30 minutes on one thread.
+NB04_M3_BIG = dict(d_model=128, n_layers=6, n_heads=8, d_ff=512, steps=9000, lr=1e-3)
+NB04_M3_WINDOW = 3
+NB04_CURVE_EVERY = 500
 # The longest test whose product still lies inside the frame (L + k <= l digits): 15 for k = 1 (3x the
 # trained length), 13 for k = 3 (2.6x). Longer tests (k = 3: 14, 15) show Sabbaghi's drop at the full
 # frame width (the top product digit would sit on the `*` position, never supervised with a digit).
@@ -58,13 +63,15 @@ NB04_HEADLINE = {k: NB04_FRAME - k for k in NB04_MULTIPLIERS}
 
 
 def nb04_name(encoding: str, k: int = 1, seed: int = 0, shift: bool = False, trained: int = NB04_TRAINED,
-              wd: bool = False, frame: int = NB04_FRAME, window: int = 0) -> str:
+              wd: bool = False, frame: int = NB04_FRAME, window: int = 0, curriculum: bool = False,
+              big: bool = False) -> str:
     """The zoo name of a notebook-04 entry, e.g. ``nb04_name("upe", 1, 0) == "nb04-upe-m1-s0"``.
 
     ``encoding`` is "learned"/"ape", "rpe" or "upe"; ``k`` the multiplier's digits; ``trained`` the
     multiplicand length trained on (only shown when it is not ``NB04_TRAINED``); ``wd`` the
     weight-decay entries of the positional maps; ``frame`` (shown when it is not ``NB04_FRAME``) Sabbaghi's l;
-    ``window`` the attention window (``ModelConfig.attention_window``, shown when set).
+    ``window`` the attention window (``ModelConfig.attention_window``, shown when set); ``big`` the larger
+    3-digit-multiplier model (``NB04_M3_BIG``); ``curriculum`` the multiplier curriculum k = 1 -> 2 -> 3.
     """
     label = NB04_LABEL.get(encoding, encoding)
     if label not in NB04_LABEL.values():
@@ -74,32 +81,38 @@ def nb04_name(encoding: str, k: int = 1, seed: int = 0, shift: bool = False, tra
     parts += ["wd"] if wd else []
     parts += [f"f{frame}"] if frame != NB04_FRAME else []
     parts += [f"w{window}"] if window else []
+    parts += ["big"] if big else []
+    parts += ["cur"] if curriculum else []
     return "-".join(parts + [f"s{seed}"])
 
 
 def _nb04(encoding: str, k: int = 1, seed: int = 0, shift: bool = False, trained: int = NB04_TRAINED,
-          weight_decay: float = 0.0, frame: int = NB04_FRAME, note: str = "", window: int = 0) -> ZooEntry:
+          weight_decay: float = 0.0, frame: int = NB04_FRAME, note: str = "", window: int = 0,
+          curriculum: bool = False, big: bool = False, tags: tuple[str, ...] = ()) -> ZooEntry:
     if encoding == "ape":
         encoding = "learned"
     label = NB04_LABEL[encoding]
-    r = NB04_RECIPE[k]
+    r = NB04_M3_BIG if big else NB04_RECIPE[k]
     what = (" with zero-shift augmentation to at most l-1 digits (Sabbaghi M3)" if shift else "") + note
     wd_text = f", weight decay {weight_decay}" if weight_decay else ""
     return register(ZooEntry(
-        name=nb04_name(encoding, k, seed, shift, trained, wd=weight_decay > 0, frame=frame, window=window),
+        name=nb04_name(encoding, k, seed, shift, trained, wd=weight_decay > 0, frame=frame, window=window,
+                       curriculum=curriculum, big=big),
         description=f"{label.upper()} encoder, Sabbaghi format l={frame}, {k}-digit multiplier x 1..{trained}-digit "
                     f"multiplicand{what}{wd_text}, seed {seed} (notebook 04)",
         task=TaskConfig(op="*", format="sabbaghi", positions="consecutive", sampler="balanced",
                         max_digits=trained, multiplier_digits=k, multiplier_exact=True, frame_width=frame,
                         random_start=False, max_position=frame + k + 2, eval_sampler="exact",
-                        shift_augment=shift, shift_max_width=frame - 1 if shift else None),
+                        shift_augment=shift, shift_max_width=frame - 1 if shift else None,
+                        curriculum="multiplier" if curriculum else "none"),
         model=ModelConfig(d_model=r["d_model"], n_layers=r["n_layers"], n_heads=r["n_heads"], d_ff=r["d_ff"],
                           causal=False, encoding=encoding, rpe_max_distance=frame + k + 2, upe_slots=k,
                           max_positions=frame + k + 3, attention_window=window),
         train=TrainConfig(steps=r["steps"], batch_size=64, lr=r["lr"], warmup_steps=100,
                           weight_decay=weight_decay, seed=seed),
         eval_lengths=tuple(range(1, frame)), eval_n=NB04_EVAL_N,
-        tags=("nb04",) + (("nb04-window",) if frame == NB04_WINDOW_FRAME else ()),
+        tags=("nb04",) + (("nb04-window",) if frame == NB04_WINDOW_FRAME and k == 1 else ()) + tags,
+        curve_every=NB04_CURVE_EVERY if big else 0,
     ))
 
 
@@ -162,3 +175,11 @@ for _seed in NB04_SEEDS:
           note=f"; attention window {NB04_WINDOW} (our departure: Sabbaghi's UPE attends everywhere)")
     _nb04("upe", 1, _seed, frame=NB04_WINDOW_FRAME)
     _nb04("rpe", 1, _seed, frame=NB04_WINDOW_FRAME, window=NB04_WINDOW, note=f"; attention window {NB04_WINDOW}")
+
+# == the 3-digit multiplier, second search: a bigger windowed encoder, with and without a multiplier curriculum ==
+# The curriculum (TaskConfig(curriculum="multiplier")) trains exact 1-, 2-, then 3-digit multipliers for a sixth
+# of training each, then 3-digit ones only; the control trains 3-digit multipliers from the first step.
+for _cur in (True, False):
+    _nb04("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, big=True, curriculum=_cur,
+          tags=("nb04-m3-search",),
+          note=f"; attention window {NB04_M3_WINDOW}" + ("; multiplier curriculum 1 -> 2 -> 3 digits" if _cur else ""))

@@ -1,7 +1,7 @@
 """The leaderboard of a group of zoo entries (``python -m lengen_utils.bench leaderboard [--tag nb05]``).
 
 It reads the manifest (no model is loaded, nothing is trained): the catalog's entries with the tag that
-are built, grouped by method (the entry name without its ``-sN`` seed suffix, so ``nb05-plain-s0``,
+are built, grouped by method (the entry's recipe, :attr:`ZooEntry.recipe`: ``nb05-plain-s0``,
 ``nb05-plain-s1``, ... are the seeds of method ``nb05-plain``). For each method and tested operand length
 it gives the median exact match over the seeds and their range (Cho et al.'s Figure 1 shows the same
 median and band), and the generalizable length (:mod:`lengen_utils.generalization`).
@@ -17,7 +17,7 @@ import statistics
 from pathlib import Path
 
 from .generalization import THRESHOLD, generalizable_length, median_and_range
-from .zoo import catalog, read_manifest, split_seed
+from .zoo import catalog, read_manifest
 from .zoo.manifest import check_record, manifest_path
 
 DEFAULT_TAG = "nb05"
@@ -43,8 +43,9 @@ def leaderboard(tag: str = DEFAULT_TAG, assets: Path | None = None, threshold: f
         if name not in manifest:
             missing.append(name)
             continue
-        method, seed = split_seed(name)
-        groups.setdefault(method, []).append((seed, name, check_record(name, manifest[name], where)))
+        e = catalog()[name]
+        seed = e.seed if e.seeded else None         # a recipe of one unseeded entry lists its seed as None
+        groups.setdefault(e.recipe, []).append((seed, name, check_record(name, manifest[name], where)))
     methods = {}
     for method, runs in groups.items():
         runs.sort(key=lambda r: (r[0] is None, r[0] or 0, r[1]))

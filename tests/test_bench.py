@@ -12,6 +12,7 @@ import pytest
 from lengen_utils import bench, zoo
 from lengen_utils.checkpoint import load_model
 from lengen_utils.tasks import Task, TaskConfig
+from lengen_utils.zoo.entry import split_seed
 
 ROOT = Path(__file__).resolve().parents[1]
 LENGTHS = (5, 10, 15, 20, 30, 40, 70, 100)
@@ -154,9 +155,10 @@ def _fake_assets(tmp_path: Path) -> Path:
 
 
 def test_split_seed():
-    assert zoo.split_seed("nb05-plain-s2") == ("nb05-plain", 2)
-    assert zoo.split_seed("flagship-coupled") == ("flagship-coupled", None)
-    assert zoo.split_seed("nb05-s-s10") == ("nb05-s", 10)
+    """The store's private parser (outside the zoo, code reads ``ZooEntry.recipe`` / ``.seed``)."""
+    assert split_seed("nb05-plain-s2") == ("nb05-plain", 2)
+    assert split_seed("flagship-coupled") == ("flagship-coupled", None)
+    assert split_seed("nb05-s-s10") == ("nb05-s", 10)
 
 
 def test_leaderboard_groups_seeds_and_finds_the_generalizable_length(tmp_path):

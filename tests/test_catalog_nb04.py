@@ -14,8 +14,7 @@ from lengen_utils.tasks import Task
 from lengen_utils.zoo import catalog_nb04 as C
 
 RECIPE = re.compile(r"^nb04-(ape|rpe|upe)(-shift)?-m(\d)(-l\d+)?(-wd)?$")    # a name without its -sN seed
-ENTRIES = {n: e for n, e in zoo.catalog().items()
-           if RECIPE.match(zoo.split_seed(n)[0]) and zoo.split_seed(n)[1] is not None}
+ENTRIES = {n: e for n, e in zoo.catalog().items() if RECIPE.match(e.recipe) and e.seeded}
 
 
 def _k(e) -> int:
@@ -50,15 +49,13 @@ def test_name_helper_round_trips_and_refuses_unknown_encodings():
 def test_entry_matches_the_paper_format(name):
     e = ENTRIES[name]
     t, m, k = e.task, e.model, _k(e)
-    recipe, seed = zoo.split_seed(name)
-    parts = RECIPE.match(recipe)
+    parts = RECIPE.match(e.recipe)
     enc = {"ape": "learned", "rpe": "rpe", "upe": "upe"}[parts[1]]
     assert (t.op, t.format, t.positions, m.causal, m.encoding) == ("*", "sabbaghi", "consecutive", False, enc)
     assert t.multiplier_exact and k == int(parts[3])
     assert m.upe_slots == k                       # eq. 3.3: one uniform vector per multiplier digit
     assert t.max_position == t.frame_width + k + 2 and m.max_positions > t.max_position
     assert m.rpe_max_distance >= t.max_position   # no relative distance a test needs is clipped
-    assert e.seed == seed
     assert t.shift_augment == bool(parts[2])
     if t.shift_augment:                            # M3: zeros appended, the full frame width stays unseen
         assert t.shift_max_width == t.frame_width - 1
@@ -89,7 +86,7 @@ def test_encodings_share_task_size_budget_and_seed():
     """A fair comparison: entries that differ only in the encoding differ in nothing else."""
     groups: dict[str, list] = {}
     for name, e in ENTRIES.items():
-        recipe, seed = zoo.split_seed(name)
+        recipe, seed = e.recipe, e.seed
         groups.setdefault((recipe.split("-", 2)[2], seed), []).append(e)     # nb04-upe-shift-m1 -> shift-m1
     compared = 0
     for key, es in groups.items():
@@ -106,7 +103,7 @@ def test_encodings_share_task_size_budget_and_seed():
 def test_seeds_differ_within_a_recipe():
     recipes: dict[str, set[int]] = {}
     for name, e in ENTRIES.items():
-        recipes.setdefault(zoo.split_seed(name)[0], set()).add(e.seed)
+        recipes.setdefault(e.recipe, set()).add(e.seed)
     assert recipes["nb04-upe-m1"] == recipes["nb04-rpe-shift-m1"] == set(C.NB04_SEEDS) and len(C.NB04_SEEDS) >= 3
     assert recipes["nb04-upe-m3"] == set(C.NB04_M3_SEEDS)
 

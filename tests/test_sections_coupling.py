@@ -27,7 +27,7 @@ def band(values) -> dict[int, tuple[float, float, float]]:
 
 # -- seeds and section 1 -----------------------------------------------------------------------------
 
-def test_built_entries_use_split_seed_and_skip_other_methods():
+def test_built_entries_read_recipe_seeds_and_skip_other_methods():
     entries = seeds.built_entries("nb05-plain")
     assert entries == {0: "nb05-plain-s0", 1: "nb05-plain-s1", 2: "nb05-plain-s2"}   # not nb05-plain-2l-s*
     assert set(seeds.seed_curves("nb05-plain")) == {0, 1, 2}
@@ -167,7 +167,7 @@ def test_gen_and_failures_text():
 
 
 def test_curves_refuse_when_nothing_is_built_and_the_figure_meets_the_standard():
-    with pytest.raises(ClaimFailed, match="Figure 3 runs should be built.*python -m lengen_utils.zoo train nope-s0"):
+    with pytest.raises(ClaimFailed, match="Figure 3 runs should be built.*The catalog has no recipe 'nope'"):
         trained_length.curves({5: "nope"})
     fig = trained_length.plot_figure3({"ours": {5: 30, 10: 40}}, 120, "Figure 3")
     assert fig.axes[0].get_title() == "Figure 3"

@@ -15,7 +15,7 @@ from ..claims import claim
 from ..evaluate import LengthResult, evaluate_lengths
 from ..leaderboard import budget, budget_text, leaderboard
 from ..notebook import pct
-from ..zoo import ZooError, entry, load, manifest_record, metrics
+from ..zoo import ZooError, entry_for, load, manifest_record, metrics
 from ..zoo.catalog_nb05_baselines import TAG as NB05_TAG
 from ..zoo.catalog_nb08 import METHODS, NB08_SEEDS, TAG, TRAINED_DIGITS
 from .baselines import LABELS as NB05_LABELS
@@ -55,7 +55,7 @@ def live(methods: Sequence[str], lengths: Sequence[int] = LIVE_LENGTHS, n: int =
     the checks' input."""
     out = {}
     for method in methods:
-        model, task = load(f"{method}-s{NB08_SEEDS[0]}")
+        model, task = load(entry_for(method, NB08_SEEDS[0]).name)
         out[method] = evaluate_lengths(model, task, lengths, n=n, seed=LIVE_SEED)
     return out
 
@@ -82,7 +82,8 @@ def check_mastered(board: dict, live_results: Live, required: Sequence[str] = ()
     for m in labels(board):
         if m not in live_results:
             continue
-        got, recorded = em(live_results, m, TRAINED_DIGITS), metrics(f"{m}-s{NB08_SEEDS[0]}")[TRAINED_DIGITS]
+        got = em(live_results, m, TRAINED_DIGITS)
+        recorded = metrics(entry_for(m, NB08_SEEDS[0]).name)[TRAINED_DIGITS]
         tolerance = agreement(recorded, live_results[m][TRAINED_DIGITS].n)
         claim(abs(got - recorded) <= tolerance, f"{LABELS[m]}, seed 0, should score live at {TRAINED_DIGITS} digits "
               f"what the manifest recorded (within {100 * tolerance:.0f} points on {live_results[m][TRAINED_DIGITS].n} "
@@ -100,12 +101,13 @@ def learning_curves(method: str) -> dict[int, dict[int, float]]:
     """``{seed: {problems seen: EM at the longest trained length}}`` from the manifest's learning curves."""
     out = {}
     for seed in NB08_SEEDS:
-        name = f"{method}-s{seed}"
+        e = entry_for(method, seed)
+        name = e.name
         curve = manifest_record(name).get("learning_curve")
         if curve is None:
             raise ValueError(f"{name} has no learning curve in the manifest; rebuild it with "
                              f"`python -m lengen_utils.zoo train {name}`")
-        per_step = entry(name).train.batch_size * entry(name).task.pack
+        per_step = e.train.batch_size * e.task.pack
         out[seed] = {step * per_step: em for step, em in zip(curve["steps"], curve["em"])}
     return out
 
@@ -146,9 +148,9 @@ def methods_table() -> dict[str, dict[str, str]]:
     time of its built seeds (one CPU thread), its sections."""
     rows = {}
     for method, spec in METHODS.items():
-        e = entry(f"nb08-{method}-s{NB08_SEEDS[0]}")
+        e = entry_for(f"nb08-{method}", NB08_SEEDS[0])
         b = budget(e)
-        seconds = [built_seconds(f"nb08-{method}-s{s}") for s in NB08_SEEDS]
+        seconds = [built_seconds(entry_for(f"nb08-{method}", s).name) for s in NB08_SEEDS]
         seconds = [x for x in seconds if x is not None]
         rows[spec.label] = {"what": spec.what, "budget": budget_text(b),
                             "train s (median)": f"{statistics.median(seconds):.0f}" if seconds else "not built",

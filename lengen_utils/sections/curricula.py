@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..claims import claim
 from ..notebook import pct, render_md
-from ..zoo import entry
+from ..zoo import entry_for
 from ..zoo.catalog_nb08 import TRAINED_DIGITS
 from . import agenda
 from .paper_claims import ClaimRow
@@ -21,7 +21,7 @@ METHODS = {"nb08-direct": "uniform (balanced) sampling", "nb08-length-curriculum
 
 def ramp_problems(method: str) -> int:
     """Problems a curriculum spends on its ramp (0 for uniform sampling)."""
-    e = entry(f"{method}-s0")
+    e = entry_for(method, 0)
     if e.task.curriculum == "none":
         return 0
     return int(e.task.curriculum_fraction * e.train.steps) * e.train.batch_size * e.task.pack

@@ -15,7 +15,7 @@ import statistics
 
 from ..claims import claim
 from ..notebook import pct, render_md
-from ..zoo import entry, manifest_record, per_digit
+from ..zoo import entry_for, manifest_record, per_digit
 from ..zoo.catalog_nb08 import NB08_SEEDS, TRAINED_DIGITS
 from . import agenda
 from .paper_claims import ClaimRow
@@ -30,13 +30,13 @@ MCLEISH = "Abacus + recurrent layers with input injection: 99% on 100-digit sums
 
 def passes(method: str, digits: int) -> int:
     """How many block applications a ``digits``-digit sum gets (``n_layers`` x loops)."""
-    m = entry(f"{method}-s0").model
+    m = entry_for(method, 0).model
     return m.n_layers * (m.loops_for(digits) if m.looped else 1)
 
 
 def parameters(method: str) -> int:
     """The recorded number of parameters of seed 0."""
-    return manifest_record(f"{method}-s0")["n_parameters"]
+    return manifest_record(entry_for(method, 0).name)["n_parameters"]
 
 
 def units_and_rest(method: str, length: int = PER_DIGIT_LENGTH) -> tuple[float, float]:
@@ -44,7 +44,7 @@ def units_and_rest(method: str, length: int = PER_DIGIT_LENGTH) -> tuple[float, 
     ``length`` digits, from the manifest."""
     units, rest = [], []
     for seed in NB08_SEEDS:
-        digits = per_digit(f"{method}-s{seed}")[length]
+        digits = per_digit(entry_for(method, seed).name)[length]
         units.append(digits[0])
         rest.append(statistics.mean(a for s, a in digits.items() if s > 0))
     return statistics.median(units), statistics.median(rest)
@@ -52,7 +52,7 @@ def units_and_rest(method: str, length: int = PER_DIGIT_LENGTH) -> tuple[float, 
 
 def final_digit(method: str, length: int) -> float:
     """Median over seeds of the accuracy of the answer's top digit (the final carry, significance ``length``)."""
-    return statistics.median(per_digit(f"{method}-s{seed}")[length][length] for seed in NB08_SEEDS)
+    return statistics.median(per_digit(entry_for(method, seed).name)[length][length] for seed in NB08_SEEDS)
 
 
 def units_text(board: dict) -> str:

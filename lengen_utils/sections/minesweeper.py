@@ -15,6 +15,7 @@ from ..leaderboard import leaderboard
 from ..model.encodings import RelativeScalarBias
 from ..notebook import pct, render_md
 from ..zoo import entry
+from .seeds import of_recipe
 
 CHO_TAG, OURS_TAG = "nb05-2d-cho", "nb05-2d"
 CHO, CHO_NOPE = "nb05-mine-coupled", "nb05-mine-nope"     # methods (entry names without the seed)
@@ -129,8 +130,7 @@ def check_row_start(split: dict[str, float], rect: dict[str, float]) -> None:
 def check_cho_recipe(live: dict[str, dict[int, float]], trained_max: int, wider: int) -> None:
     """Live on every seed of the paper's recipe at our scale: masters the trained boards, fails wider ones;
     NoPE fails a trained size."""
-    coupled = [em for name, em in live.items() if name.startswith(CHO + "-s")]
-    nope = [em for name, em in live.items() if name.startswith(CHO_NOPE + "-s")]
+    coupled, nope = of_recipe(live, CHO), of_recipe(live, CHO_NOPE)
     med_in = float(np.median([em[trained_max] for em in coupled]))
     med_out = float(np.median([em[wider] for em in coupled]))
     claim(med_in >= 0.9, f"2-D coupling should (nearly) master the trained boards: median >= 90% at width {trained_max}",
@@ -168,8 +168,7 @@ def ours_text(board: dict) -> str:
 def check_next_cell(live: dict[str, dict[int, float]], trained_max: int) -> None:
     """Live on every seed: our recipe masters the trained boards and keeps >= 95% at ceil(1.3 x) and >= 85% at
     ceil(1.5 x) the widest training side (medians); NoPE with the same budget fails in distribution."""
-    ours = [em for name, em in live.items() if name.startswith(OURS + "-s")]
-    nope = [em for name, em in live.items() if name.startswith(OURS_NOPE + "-s")]
+    ours, nope = of_recipe(live, OURS), of_recipe(live, OURS_NOPE)
     w13, w15 = target_widths(trained_max)
     med = {w: float(np.median([em[w] for em in ours])) for w in (trained_max, w13, w15)}
     claim(med[trained_max] >= 0.95, f"our recipe should master the trained boards (median >= 95% at width {trained_max})",

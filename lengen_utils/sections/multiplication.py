@@ -12,6 +12,7 @@ from ..claims import claim
 from ..leaderboard import leaderboard
 from ..notebook import pct, render_md
 from ..zoo import entry
+from .seeds import of_recipe
 
 CHO_TAGS = ("nb05-mul-cho", "nb05-mul-long")
 OURS_TAG = "nb05-mul"
@@ -56,7 +57,7 @@ def cho_text(live: dict[str, dict[str, float]], n: int) -> str:
 
 
 def _median(live: dict[str, dict[int, float]], method: str, length: int) -> float:
-    return float(np.median([em[length] for name, em in live.items() if name.startswith(method + "-s")]))
+    return float(np.median([em[length] for em in of_recipe(live, method)]))
 
 
 def check_ours(live: dict[str, dict[int, float]], trained: int) -> None:

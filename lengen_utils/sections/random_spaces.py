@@ -17,7 +17,7 @@ from ..notebook import pct, render_md
 from ..problems import Problem
 from ..spaces import most_blanks
 from ..tasks import Task
-from ..zoo import entry, per_digit
+from ..zoo import entry_for, per_digit
 from ..zoo.catalog_nb08 import NB08_SEEDS, TRAINED_DIGITS
 from . import agenda
 from .paper_claims import ClaimRow
@@ -29,7 +29,7 @@ THESIS = ("random spaces boost out-of-distribution accuracy near the trained len
 
 def highest_trained_id(method: str) -> int:
     """The largest position ID a training sequence of ``method`` can use (its longest spaced or shifted problem)."""
-    task = Task(entry(f"{method}-s0").task)
+    task = Task(entry_for(method, 0).task)
     c = task.config
     if c.random_start:
         return c.max_position
@@ -48,7 +48,7 @@ def low_digits(per_digit: Mapping[int, float], k: int = LOW) -> float:
 
 def median_low_digits(method: str, length: int = TRAINED_DIGITS + 1) -> float:
     """The median over seeds of :func:`low_digits` at ``length`` digits, from the manifest."""
-    return statistics.median(low_digits(per_digit(f"{method}-s{s}")[length]) for s in NB08_SEEDS)
+    return statistics.median(low_digits(per_digit(entry_for(method, s).name)[length]) for s in NB08_SEEDS)
 
 
 def spaces_text(board: dict) -> str:

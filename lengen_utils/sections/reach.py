@@ -16,7 +16,7 @@ import math
 from ..claims import claim
 from ..leaderboard import leaderboard
 from ..notebook import pct, render_md
-from ..zoo import entry
+from ..zoo import entry, entry_for
 
 SEEDS_TAG = "flagship-seeds"
 KNOB_TAG = "nb05-reach"
@@ -63,10 +63,10 @@ def reach_curves(seeds_board: dict, knob_board: dict) -> dict[str, dict[int, flo
 
 def same_without(pack: int | None = None) -> str:
     """The figure's entry that differs from ours only by the scalable softmax (same ``pack``; default: ours)."""
-    pack = pack or entry(f"{OURS}-s0").task.pack
+    pack = pack or entry_for(OURS, 0).task.pack
     if pack not in PACKS:
         raise ValueError(f"no entry of the reach figure packs {pack!r} problems per sequence; built: {sorted(PACKS)}")
-    return f"{PACKS[pack]}-s0"
+    return entry_for(PACKS[pack], 0).name
 
 
 def check_reach(live: dict[str, dict[int, float]], short: int, long: int) -> None:

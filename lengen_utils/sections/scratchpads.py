@@ -16,7 +16,7 @@ import numpy as np
 from ..claims import claim
 from ..notebook import pct, render_md
 from ..tasks import Task
-from ..zoo import entry
+from ..zoo import entry_for
 from ..zoo.catalog_nb08 import TRAINED_DIGITS
 from . import agenda
 from .paper_claims import ClaimRow
@@ -32,7 +32,7 @@ THESIS = "trained on 1–17 or 1–19 digits, a scratchpad extends the reach to 
 @cache
 def tokens_per_problem(method: str, n: int = 2000, seed: int = 0) -> float:
     """The mean tokens of one training problem of ``method`` (its format, balanced 1-5 digit operands)."""
-    task = Task(entry(f"{method}-s0").task)
+    task = Task(entry_for(method, 0).task)
     rng = np.random.default_rng(seed)
     return float(np.mean([len(task.example(p)) for p in task.sample_train_problems(rng, n)]))
 
@@ -41,7 +41,7 @@ def budgets(methods) -> dict[str, dict[str, float]]:
     """Per method: problems per step, tokens per problem and tokens per step (the budget in tokens)."""
     out = {}
     for m in methods:
-        e = entry(f"{m}-s0")
+        e = entry_for(m, 0)
         per_step = e.train.batch_size * e.task.pack
         tpp = tokens_per_problem(m)
         out[m] = {"problems per step": per_step, "tokens per problem": tpp, "tokens per step": per_step * tpp,

@@ -12,6 +12,7 @@ from ..claims import claim
 from ..generalization import median_and_range
 from ..leaderboard import leaderboard
 from ..notebook import pct, render_md
+from ..zoo import entry_for
 from .seeds import Curves
 
 LABELS = {"nb05-len10": "our variant, IDs up to 128", "nb05-sink": "+ sink for the final carry"}
@@ -36,7 +37,7 @@ def check_start(by_start: Mapping[int, float]) -> None:
 
 def check_live(live: Mapping[str, Mapping[int, float]], seed: int = 2) -> None:
     """Live on one seed: without the sink it fails at 40 digits, with it it holds 70."""
-    without, sink = live[f"nb05-len10-s{seed}"], live[f"nb05-sink-s{seed}"]
+    without, sink = live[entry_for("nb05-len10", seed).name], live[entry_for("nb05-sink", seed).name]
     claim(without[40] <= 0.8, f"without the sink, seed {seed} should fail at 40 digits (<= 80%)", pct(without[40]))
     claim(sink[70] >= 0.9, f"with the sink, seed {seed} should hold 70 digits (>= 90%)", pct(sink[70]),
           "The sink was meant to fix exactly this seed's final carry.")

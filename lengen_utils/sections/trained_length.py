@@ -15,7 +15,7 @@ from ..generalization import generalizable_length, median_and_range
 from ..notebook import pct, render_md
 from ..plots import check_figure, series_styles
 from ..plots.style import REFERENCE_GREY, legend_below
-from ..zoo import manifest_record, per_digit
+from ..zoo import entry, manifest_record, per_digit, recipe_entries
 from .seeds import Curves, built_entries, seed_curves
 
 TRAINED = (5, 10, 15)
@@ -28,9 +28,10 @@ def curves(methods: Mapping[int, str] = OURS) -> dict[int, Curves]:
     """``{trained length: {seed: {length: EM}}}`` of the built seeds (a trained length with none is left out);
     raises :class:`~lengen_utils.claims.ClaimFailed` naming the build command when nothing is built."""
     out = {k: c for k, c in ((k, seed_curves(m)) for k, m in methods.items()) if c}
-    first = next(iter(methods.values()))
+    recipe = next(iter(methods.values()))
+    first = next(iter(recipe_entries(recipe).values()), None)         # its lowest seed
     claim(bool(out), "the Figure 3 runs should be built", "none of " + ", ".join(methods.values()),
-          f"Build one with `python -m lengen_utils.zoo train {first}-s0`.")
+          f"Build one with `{entry(first).command}`." if first else f"The catalog has no recipe {recipe!r}.")
     return out
 
 

@@ -21,6 +21,7 @@ from ..model import Transformer
 from ..notebook import pct, render_md
 from ..tasks import Task
 from ..zoo import entry
+from .seeds import of_recipe
 
 TAG = "nb04-window"
 UPE_WINDOW, UPE_PLAIN, RPE_WINDOW = "nb04-upe-m1-f20-w2", "nb04-upe-m1-f20", "nb04-rpe-m1-f20-w2"
@@ -45,7 +46,7 @@ def check_error_sites(sites: dict[int, dict[int, float]], trained: int) -> None:
 
 
 def _median(live: dict[str, dict[int, float]], method: str, length: int) -> float:
-    return float(np.median([em[length] for name, em in live.items() if name.startswith(method + "-s")]))
+    return float(np.median([em[length] for em in of_recipe(live, method)]))
 
 
 def check_window(live: dict[str, dict[int, float]], trained: int, headline: int) -> None:

@@ -28,21 +28,20 @@ def default_choices() -> dict[tuple[int, str], list[str]]:
     sums (IDs up to 64), N x 2 multiplication on 1-10 digit multiplicands, the baselines of section 5 on 1-10
     digit sums, and our variant with IDs up to 128, without and with the sink (the flagship's recipe), on 1-5,
     1-10 and 1-15 digit sums (Figure 3)."""
-    names = zoo.catalog()
-    rows = {"plain coupling (Cho et al.)": "nb05-plain-s{s}", "+ relative bias": "nb05-bias-s{s}",
-            "+ packing": "nb05-pack-s{s}", "both (our variant)": "nb05-both-s{s}",
-            "plain coupling, 2 layers": "nb05-plain-2l-s{s}", "plain coupling, 3 layers": "nb05-plain-3l-s{s}",
-            "N × 2 multiplication, 1 layer": "nb05-mul-1l-s{s}", "N × 2 multiplication, 2 layers": "nb05-mul-2l-s{s}",
-            "N × 2 multiplication, 2 layers, long": "nb05-mul-2l-long-s{s}"}
-    rows.update({f"baseline: {b.label}": f"nb05-base-{m}-s{{s}}" for m, b in BASELINES.items()})
-    out: dict[tuple[int, str], list[str]] = {}
-    for label, pattern in rows.items():
-        out[(10, label)] = [pattern.format(s=s) for s in range(10) if pattern.format(s=s) in names]
-    sink = {5: "nb05-sink-len5-s{s}", 10: "nb05-sink-s{s}", 15: "nb05-sink-len15-s{s}"}
+    def seeds(recipe: str) -> list[str]:
+        return list(zoo.recipe_entries(recipe).values())
+
+    rows = {"plain coupling (Cho et al.)": "nb05-plain", "+ relative bias": "nb05-bias",
+            "+ packing": "nb05-pack", "both (our variant)": "nb05-both",
+            "plain coupling, 2 layers": "nb05-plain-2l", "plain coupling, 3 layers": "nb05-plain-3l",
+            "N × 2 multiplication, 1 layer": "nb05-mul-1l", "N × 2 multiplication, 2 layers": "nb05-mul-2l",
+            "N × 2 multiplication, 2 layers, long": "nb05-mul-2l-long"}
+    rows.update({f"baseline: {b.label}": f"nb05-base-{m}" for m, b in BASELINES.items()})
+    out: dict[tuple[int, str], list[str]] = {(10, label): seeds(recipe) for label, recipe in rows.items()}
+    sink = {5: "nb05-sink-len5", 10: "nb05-sink", 15: "nb05-sink-len15"}
     for k in (5, 10, 15):
-        out[(k, "our variant, IDs up to 128")] = [f"nb05-len{k}-s{s}" for s in range(10) if f"nb05-len{k}-s{s}" in names]
-        out[(k, "+ sink for the final carry (the flagship)")] = [sink[k].format(s=s) for s in range(10)
-                                                                if sink[k].format(s=s) in names]
+        out[(k, "our variant, IDs up to 128")] = seeds(f"nb05-len{k}")
+        out[(k, "+ sink for the final carry (the flagship)")] = seeds(sink[k])
     return {key: value for key, value in out.items() if value}
 
 

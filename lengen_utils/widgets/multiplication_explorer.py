@@ -8,7 +8,6 @@ them, never a traceback."""
 from __future__ import annotations
 
 import html as _html
-import re
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
@@ -17,10 +16,10 @@ from .. import zoo
 from ..evaluate import evaluate_lengths
 from ..plots import median_band
 from ..plots.style import legend_below
+from ..zoo.catalog_nb04 import NB04_FRAME
 from .common import _widgets, check_positive, error_html, on_screen, show_figure
 
 ENCODINGS = {"learned": "APE", "rpe": "RPE", "upe": "UPE"}
-NAME = re.compile(r"^nb04-(ape|rpe|upe)-m(\d+)(?:-l(\d+))?-s(\d+)$")
 
 Key = tuple[str, int, int]          # (encoding label, multiplier digits, trained multiplicand length)
 
@@ -28,16 +27,25 @@ Key = tuple[str, int, int]          # (encoding label, multiplier digits, traine
 def nb04_entries(names: Sequence[str] | None = None, built_only: bool = True) -> dict[Key, list[str]]:
     """The plain (no augmentation, no weight decay) notebook-04 entries by (encoding, k, trained length),
     each a list of seeds' names. Read from the entries' configs; ``built_only`` keeps those in the
-    manifest (``names`` defaults to the whole catalog)."""
+    manifest (``names`` defaults to the whole catalog; a name that is not a plain entry is skipped)."""
     built = set(zoo.read_manifest()) if built_only else None
     out: dict[Key, list[str]] = {}
     for name in sorted(names if names is not None else zoo.catalog()):
-        if not NAME.match(name) or (built is not None and name not in built):
+        e = zoo.catalog().get(name)
+        if e is None or not _plain(e) or (built is not None and name not in built):
             continue
-        e = zoo.entry(name)
         key = (ENCODINGS[e.model.encoding], int(e.task.multiplier_digits), int(e.task.max_digits))
         out.setdefault(key, []).append(name)
     return out
+
+
+def _plain(e: zoo.ZooEntry) -> bool:
+    """A seed of a plain notebook-04 recipe: Sabbaghi's multiplication format in the frame l = ``NB04_FRAME``,
+    no zero-shift augmentation, no weight decay, no attention window, no curriculum (the explorer's grid)."""
+    t, m = e.task, e.model
+    return ("nb04" in e.tags and e.seeded and t.op == "*" and t.format == "sabbaghi" and m.encoding in ENCODINGS
+            and t.frame_width == NB04_FRAME and not t.shift_augment and e.train.weight_decay == 0
+            and not m.attention_window and t.curriculum == "none")
 
 
 def _band(curves: Sequence[Mapping[int, float]]) -> dict[int, tuple[float, float, float]]:

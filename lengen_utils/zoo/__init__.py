@@ -20,22 +20,27 @@ Environment: ``LENGEN_ASSETS=/some/folder`` makes the zoo read and write that fo
 ``manifest.json`` and ``zoo/*.safetensors``) instead of the repository's ``assets/``; use it to
 build or verify entries without touching the committed files. ``LENGEN_THREADS`` sets the CPU threads.
 
-Modules: ``entry`` (the dataclass), ``flagship`` (the bench recipes), ``catalog`` (the entries),
-``manifest`` (reading, checking and atomically writing the manifest), ``builder`` (train / load /
-verify), ``commands`` (the command line).
+Seeds are data: ``entry(NAME).recipe`` and ``.seed`` say which recipe and seed an entry is,
+``recipe_entries(RECIPE)`` gives ``{seed: name}`` and ``entry_for(RECIPE, SEED)`` one seed's entry; code
+outside the zoo uses these and never builds or parses ``-sN`` names.
+
+Modules: ``entry`` (the dataclass), ``registry`` (names, recipes and seeds), ``flagship`` (the bench
+recipes), ``catalog`` (the entries), ``manifest`` (reading, checking and atomically writing the manifest),
+``builder`` (train / load / verify), ``commands`` (the command line).
 """
 from .builder import build, check_buildable, load, measure, train_entry, verify
 from .catalog import ENTRIES, catalog, entry, register
 from .commands import main
-from .entry import ZooEntry, ZooError, split_seed
+from .entry import ZooEntry, ZooError
 from .flagship import ape_recipe, coupled_recipe, flagship_recipe
 from .manifest import (ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path, commit, manifest_record,
                        metrics, per_digit, read_manifest, record_in_manifest)
+from .registry import entry_for, recipe_entries
 
 __all__ = [
     "ASSETS", "ENTRIES", "MANIFEST", "REPO_ROOT", "ZooEntry", "ZooError", "ape_recipe", "assets_dir", "build",
-    "catalog", "check_buildable", "checkpoint_path", "commit", "coupled_recipe", "entry", "flagship_recipe", "load",
-    "main",
-    "manifest_record", "measure", "metrics", "per_digit", "read_manifest", "record_in_manifest", "register",
-    "split_seed", "train_entry", "verify",
+    "catalog", "check_buildable", "checkpoint_path", "commit", "coupled_recipe", "entry", "entry_for",
+    "flagship_recipe", "load", "main",
+    "manifest_record", "measure", "metrics", "per_digit", "read_manifest", "recipe_entries", "record_in_manifest",
+    "register", "train_entry", "verify",
 ]

@@ -1,7 +1,10 @@
 """A zoo entry: a name, the three configs (task, model, training) and the lengths to evaluate.
 
 The training config's seed also seeds the initialisation, so an entry defines one model exactly
-(up to floating-point differences between machines and thread counts).
+(up to floating-point differences between machines and thread counts). The seeds of one recipe are
+separate entries whose names end in ``-sN`` (``nb05-plain-s0``, ``nb05-plain-s1``, ...): the store reads
+that suffix once, here, into :attr:`ZooEntry.recipe` and checks it against ``train.seed``; code outside
+the store asks the registry (``recipe_entries``, ``entry_for``) instead of composing or parsing names.
 """
 from __future__ import annotations
 
@@ -20,7 +23,8 @@ _SEED = re.compile(r"^(?P<method>.+)-s(?P<seed>\d+)$")
 
 def split_seed(name: str) -> tuple[str, int | None]:
     """``"nb05-plain-s2"`` -> ``("nb05-plain", 2)``: the seeds of one recipe share the name before ``-sN``.
-    A name without ``-sN`` is its own method (seed None)."""
+    A name without ``-sN`` is its own recipe (seed None). The store's own parser: outside
+    :mod:`lengen_utils.zoo`, read :attr:`ZooEntry.recipe` and :attr:`ZooEntry.seed` instead."""
     match = _SEED.match(name)
     return (match["method"], int(match["seed"])) if match else (name, None)
 
@@ -49,6 +53,24 @@ class ZooEntry:
         if not isinstance(self.curve_every, int) or self.curve_every < 0 or self.curve_every % LOG_EVERY:
             raise ValueError(f"{self.name}: curve_every must be 0 or a positive multiple of {LOG_EVERY} (the "
                              f"training loop's logged steps), got {self.curve_every!r}")
+        recipe, seed = split_seed(self.name)          # the one place a name is parsed
+        if seed is not None and seed != self.train.seed:
+            raise ValueError(f"{self.name}: the name's seed suffix -s{seed} must be the training seed "
+                             f"(train.seed = {self.train.seed})")
+        object.__setattr__(self, "_recipe", recipe)    # derived data, not a field: replace() derives it again
+        object.__setattr__(self, "_seeded", seed is not None)
+
+    @property
+    def recipe(self) -> str:
+        """The recipe this entry is one seed of: the name without its ``-sN`` suffix (``nb05-plain-s2`` ->
+        ``nb05-plain``); an entry whose name has no seed suffix is its own recipe (``flagship-coupled``)."""
+        return self._recipe
+
+    @property
+    def seeded(self) -> bool:
+        """Whether the name carries the seed (``-sN``): one seed of a multi-seed recipe. A recipe without the
+        suffix has one entry, its seed still ``train.seed``."""
+        return self._seeded
 
     @property
     def seed(self) -> int:

@@ -1,15 +1,29 @@
-"""The zoo's registry: every entry by name. Entries are declared in :mod:`.catalog` and its sections."""
+"""The zoo's registry: every entry by name, and the seeds of each recipe. Entries are declared in
+:mod:`.catalog` and its sections.
+
+A *recipe* is what the seeds of one experiment share (task, model, training, lengths): its entries differ only
+in ``train.seed``. Code outside the store looks seeds up here -- :func:`recipe_entries` (``{seed: name}``) and
+:func:`entry_for` (one seed's entry) -- and never builds ``f"{recipe}-s{seed}"`` or parses a name itself.
+"""
 from __future__ import annotations
 
+import difflib
+from pathlib import Path
+
 from .entry import ZooEntry, ZooError
+from .manifest import read_manifest
 
 ENTRIES: dict[str, ZooEntry] = {}
 
 
 def register(entry: ZooEntry) -> ZooEntry:
-    """Add ``entry`` to the catalog (a name may be registered once)."""
+    """Add ``entry`` to the catalog (a name may be registered once, and a recipe's seed too)."""
     if entry.name in ENTRIES:
         raise ValueError(f"zoo entry {entry.name!r} registered twice")
+    taken = recipe_entries(entry.recipe).get(entry.seed)
+    if taken is not None:
+        raise ValueError(f"zoo entry {entry.name!r}: recipe {entry.recipe!r} already has seed {entry.seed} "
+                         f"({taken!r})")
     ENTRIES[entry.name] = entry
     return entry
 
@@ -24,3 +38,26 @@ def entry(name: str) -> ZooEntry:
     if name not in ENTRIES:
         raise ZooError(f"unknown zoo entry {name!r}; known entries: {', '.join(sorted(ENTRIES)) or 'none'}")
     return ENTRIES[name]
+
+
+def recipe_entries(recipe: str, built_only: bool = False, assets: Path | None = None) -> dict[int, str]:
+    """``{seed: entry name}`` of the catalog's entries of ``recipe``, by increasing seed (``{}`` for an unknown
+    recipe). ``built_only`` keeps the entries recorded in the manifest (of ``assets``, default the zoo's)."""
+    found = {e.seed: name for name, e in ENTRIES.items() if e.recipe == recipe}
+    if built_only and found:
+        built = read_manifest(assets)
+        found = {seed: name for seed, name in found.items() if name in built}
+    return dict(sorted(found.items()))
+
+
+def entry_for(recipe: str, seed: int) -> ZooEntry:
+    """The entry of ``recipe`` trained with ``seed``; a missing one raises :class:`ZooError` naming the recipe,
+    the seed and the seeds that exist (or, for an unknown recipe, the closest known recipes)."""
+    seeds = recipe_entries(recipe)
+    if seed in seeds:
+        return ENTRIES[seeds[seed]]
+    if seeds:
+        raise ZooError(f"zoo recipe {recipe!r} has no seed {seed!r}; its seeds: {', '.join(map(str, seeds))}")
+    close = difflib.get_close_matches(recipe, sorted({e.recipe for e in ENTRIES.values()}), n=5)
+    raise ZooError(f"unknown zoo recipe {recipe!r} (asked for seed {seed!r}); "
+                   f"{'closest recipes: ' + ', '.join(close) if close else 'no recipe is close'}")

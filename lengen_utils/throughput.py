@@ -150,14 +150,24 @@ def measure_training(shape: Shape, steps: int, batch_size: int, device: torch.de
 
     for batch in batches[:warmup]:
         step(batch)
-    live_rng = np.random.default_rng(seed + 1)
-    live = Prefetcher(lambda i: task.train_batch(live_rng, batch_size), 0, steps + 1)
-    step(live.take().to(device), live.release)      # the first draw has nothing to overlap with (fit pays it once)
+    # The live loop draws the same batches again (same seed), so both loops step on the same shapes; its first
+    # `warmup` draws warm it up untimed (the first has nothing to overlap with; fit pays it once).
+    live_rng = np.random.default_rng(seed)
+    live = Prefetcher(lambda i: task.train_batch(live_rng, batch_size), 0, warmup + steps)
+    for _ in range(warmup):
+        step(live.take().to(device), live.release)
+    live.settle()
     seconds = live_s = 0.0
+
+    def live_block(n: int) -> None:
+        for _ in range(n):
+            step(live.take().to(device), live.release)
+        live.settle()      # the draw released in the block's last step is the block's: it must not spill over
+
     for first in range(warmup, warmup + steps, 5):   # blocks of 5 steps, alternately: drift hits both alike
         block = batches[first:min(first + 5, warmup + steps)]
         seconds += _timed(lambda: [step(b) for b in block], device)
-        live_s += _timed(lambda: [step(live.take().to(device), live.release) for _ in block], device)
+        live_s += _timed(lambda: live_block(len(block)), device)
     live.close()
     timed = batches[warmup:]
     padded = sum(b.tokens.numel() for b in timed)

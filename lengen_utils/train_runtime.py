@@ -78,6 +78,11 @@ class Prefetcher:
         self._pending = self._submit()
         return item
 
+    def settle(self) -> None:
+        """Wait until a released draw has finished (a timer that stops here counts all of its cost)."""
+        if self._pending is not None and self._gate.is_set():
+            self._pending.exception()
+
     def close(self) -> None:
         self.release()
         self._pool.shutdown(wait=True, cancel_futures=True)

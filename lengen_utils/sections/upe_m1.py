@@ -19,7 +19,7 @@ from ..generalization import median_and_range
 from ..model import Transformer
 from ..notebook import pct, render_md
 from ..tasks import Task
-from ..zoo import catalog, entry, load, manifest_record, metrics, read_manifest
+from ..zoo import catalog, entry, load, manifest_record, metrics, recipe_entries
 from ..zoo.catalog_nb04 import nb04_name
 
 #: ``{label: {length: (median, min, max)}}`` over the seeds of each label.
@@ -31,10 +31,10 @@ LIVE_SEED = 2024      # the live test sets: another seed than the manifest's
 
 def seeds(enc: str, k: int = 1, **kw) -> list[str]:
     """The built entries of one notebook-04 setting, one per seed (a seed added to the catalog appears by itself)."""
-    prefix = nb04_name(enc, k, 0, **kw)[:-1]
-    built = set(read_manifest())
-    names = [n for n in catalog() if n.startswith(prefix) and n[len(prefix):].isdigit() and n in built]
-    return sorted(names, key=lambda n: int(n[len(prefix):]))
+    name = nb04_name(enc, k, 0, **kw)
+    if name not in catalog():         # a setting the catalog does not train (e.g. the maps of 3-digit models)
+        return []
+    return list(recipe_entries(entry(name).recipe, built_only=True).values())
 
 
 def bands(names_by_label: Mapping[str, Sequence[str]]) -> dict:

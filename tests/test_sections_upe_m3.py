@@ -1,0 +1,63 @@
+"""Notebook 04, section 4 (the 3-digit multiplier): the search table, the mastery check and where the errors sit,
+each claim shown holding and failing on planted data."""
+import pytest
+
+from lengen_utils.claims import ClaimFailed
+from lengen_utils.sections import upe_m3
+from lengen_utils.zoo import entry
+
+
+def planted_sites(low=1.0, middle=0.3, top=0.95, lengths=(5, 10)):
+    """``{length: {significance: accuracy}}``: the two lowest digits, the middle ones 2..L, the top two."""
+    return {L: {s: low if s < 2 else middle if s <= L else top for s in range(L + 3)} for L in lengths}
+
+
+def test_search_entries_are_the_catalogs_3_digit_upe_models():
+    for name in upe_m3.SEARCH.values():
+        e = entry(name)
+        assert e.task.multiplier_digits == 3 and e.model.encoding == "upe" and e.task.max_digits == 5
+    assert sum(entry(n).task.curriculum == "multiplier" for n in upe_m3.SEARCH.values()) == 3
+
+
+def test_site_groups_average_the_lowest_middle_and_top_digits():
+    g = upe_m3.site_groups(planted_sites(low=0.9, middle=0.4, top=0.8), 5)
+    assert g == pytest.approx({"lowest two": 0.9, "middle": 0.4, "top two": 0.8})
+
+
+def test_check_sites_holds_and_fails():
+    upe_m3.check_sites(planted_sites())
+    with pytest.raises(ClaimFailed, match="two lowest answer digits.*got 80.0%"):
+        upe_m3.check_sites(planted_sites(low=0.8))
+    with pytest.raises(ClaimFailed, match="middle answer digits.*got 90.0%.*the weak spot moved"):
+        upe_m3.check_sites(planted_sites(middle=0.9))
+    falling = {**planted_sites(middle=0.5, lengths=(5,)), **planted_sites(middle=0.2, lengths=(10,))}
+    with pytest.raises(ClaimFailed, match="hardly change with the length.*got 50.0%, 20.0%"):
+        upe_m3.check_sites(falling)
+
+
+def test_check_mastery_holds_and_fails():
+    live = {"a": {5: 0.05}, "b": {5: 0.2}}
+    upe_m3.check_mastery(live, 5)
+    with pytest.raises(ClaimFailed, match=r"should master 5-digit.*got 96\.0% for b"):
+        upe_m3.check_mastery({**live, "b": {5: 0.96}}, 5)
+    assert "the best is 20.0% exact match at 5 digits (`b`)" in upe_m3.mastery_text(live, 5)
+
+
+def test_sites_text_renders_the_live_numbers(monkeypatch):
+    monkeypatch.setattr(upe_m3, "per_digit", lambda name: {10: {0: 1.0, 1: 0.61}})
+    text = upe_m3.sites_text(planted_sites(middle=0.34), "m", control="c")
+    assert "(`m`, live)" in text and "(100.0% or more)" in text
+    assert "34.0% at 5, 34.0% at 10" in text and "`c`: 61.0% at 10 digits" in text
+
+
+def test_search_table_reads_the_manifest(monkeypatch):
+    name = upe_m3.SEARCH["+ curriculum, 8 layers"]
+    monkeypatch.setattr(upe_m3, "read_manifest", lambda: {name: {}})
+    monkeypatch.setattr(upe_m3, "manifest_record", lambda n: {"train_seconds": 1800.0})
+    monkeypatch.setattr(upe_m3, "metrics", lambda n: {1: 1.0, 2: 0.5, 3: 0.25, 5: 0.125})
+    rows = upe_m3.search_table()
+    assert list(rows) == ["+ curriculum, 8 layers"]
+    assert rows["+ curriculum, 8 layers"] == {"layers x d_model": "8 x 128", "steps x batch": "9,000 x 64",
+                                              "train min": "30", "1 dig": "100.0%", "2 dig": "50.0%",
+                                              "3 dig": "25.0%", "5 dig": "12.5%"}
+    assert upe_m3.best_model() == name

@@ -35,6 +35,7 @@ from lengen_utils.positions import PositionScheme  # noqa: E402
 from lengen_utils.problems import Problem, sample_exact_length  # noqa: E402
 from lengen_utils.tasks import Task, TaskConfig  # noqa: E402
 from lengen_utils.widgets import TrainedLengthExplorer  # noqa: E402
+from lengen_utils.zoo.catalog import FLAGSHIP_RECIPES, NB02_APE_RECIPES, NB03_RPE_RECIPES  # noqa: E402
 
 FIGURES = {}          # name -> (needs a model run, function returning one figure or a list)
 
@@ -49,7 +50,7 @@ def figure(name: str, model: bool = False):
 # -- notebook 00 ------------------------------------------------------------------------------------
 @figure("nb00-flagship")
 def _():
-    curves = {name: zoo.metrics(f"flagship-{name}") for name in ("coupled", "ape")}
+    curves = {name: zoo.metrics(FLAGSHIP_RECIPES[name]) for name in ("coupled", "ape")}
     return plots.accuracy_vs_length(curves, trained_length=10, title="Trained on 1-10 digits")
 
 
@@ -125,7 +126,7 @@ def _():
 
 @figure("nb02-widget")
 def _():
-    ex = TrainedLengthExplorer({k: f"nb02-ape-l{k}" for k in (2, 3, 4, 5, 6, 8, 10)}, draw=False,
+    ex = TrainedLengthExplorer({k: NB02_APE_RECIPES[k] for k in (2, 3, 4, 5, 6, 8, 10)}, draw=False,
                                label="APE, trained on ≤ {k} digits", title="APE: the cliff follows the trained length")
     figs = [ex.figure(k) for k in ex.names]
     ex.fresh[5] = ex.cached(5)              # what a retrain that reproduces the cache looks like
@@ -188,7 +189,7 @@ def _():
 
 @figure("nb03-widget")
 def _():
-    ex = TrainedLengthExplorer({k: f"nb03-rpe-l{k}" for k in (3, 5, 8)}, draw=False, label="RPE, trained on ≤ {k} digits",
+    ex = TrainedLengthExplorer({k: NB03_RPE_RECIPES[k] for k in (3, 5, 8)}, draw=False, label="RPE, trained on ≤ {k} digits",
                                reference={"APE, trained on ≤ 5 (nb 02)": zoo.metrics("nb02-ape-l5")},
                                marks={f"l = {L3}": L3}, title="RPE: how far does each trained length carry?")
     return [ex.figure(k) for k in ex.names]

@@ -1,5 +1,7 @@
 """Seeds and recipes are data of the zoo store: ``ZooEntry.recipe`` / ``.seed``, ``recipe_entries`` and
-``entry_for``; no code outside :mod:`lengen_utils.zoo` builds ``f"{recipe}-s{seed}"`` or parses a name."""
+``entry_for``; no code outside :mod:`lengen_utils.zoo` builds ``f"{recipe}-s{seed}"`` or parses a name. Variants are
+data too: each catalog module maps a family's variant to the recipe it registered (``TRAINED_LENGTH_RECIPES[10]``
+-> ``"nb05-len10"``), and no code outside the store builds ``f"nb05-len{k}"``."""
 from __future__ import annotations
 
 import json
@@ -11,6 +13,10 @@ import pytest
 
 from lengen_utils import zoo
 from lengen_utils.zoo import registry
+from lengen_utils.zoo import catalog_nb05, catalog_nb05_baselines, catalog_nb05_mul, catalog_nb08
+from lengen_utils.zoo.catalog import (FLAGSHIP_RECIPES, NB02_APE_RECIPES, NB02_TRAINED, NB03_ENCODING_RECIPES,
+                                      NB03_ENCODINGS, NB03_RPE_RECIPES, NB03_TRAINED, REACH_PACK_RECIPES,
+                                      REACH_PACKS)
 from lengen_utils.zoo.catalog_nb05 import NB05_SEEDS
 from lengen_utils.zoo.catalog_nb08 import NB08_SEEDS
 
@@ -81,6 +87,56 @@ def test_register_refuses_a_second_entry_for_one_recipe_and_seed(monkeypatch):
     assert registry.recipe_entries("r") == {0: "r-s0"}
 
 
+# -- variants as data: each family's {variant: recipe}, filled as the entries register -------------------------
+
+def _variant(recipe: str, read) -> set:
+    """The set of ``read(entry)`` over every seed of ``recipe`` (one value: the seeds share the variant)."""
+    seeds = zoo.recipe_entries(recipe)
+    assert seeds, f"{recipe!r} is no recipe of the catalog"
+    return {read(zoo.entry(n)) for n in seeds.values()}
+
+
+_NB05 = catalog_nb05
+_CHO_MUL = [(n, s) for n in _NB05.NB05_MUL_LAYERS for s in (_NB05.NB05_MUL_STEPS, _NB05.NB05_MUL_LONG_STEPS)]
+
+
+@pytest.mark.parametrize("recipes, variants, variant, same", [
+    (_NB05.TRAINED_LENGTH_RECIPES, _NB05.NB05_TRAINED, lambda e: e.task.max_digits, lambda e: e.task.positions),
+    (_NB05.SINK_RECIPES, sorted(_NB05.NB05_SINK_TRAINED + (10,)), lambda e: e.task.max_digits,
+     lambda e: e.task.positions),
+    (_NB05.DEPTH_RECIPES, _NB05.NB05_DEPTHS, lambda e: e.model.n_layers, lambda e: e.model.relative_bias),
+    (_NB05.CHO_MUL_RECIPES, _CHO_MUL, lambda e: (e.model.n_layers, e.train.steps), lambda e: e.task.op),
+    (catalog_nb05_mul.MUL_RECIPES, catalog_nb05_mul.MUL_LAYERS, lambda e: e.model.n_layers, lambda e: e.task.op),
+    (NB02_APE_RECIPES, NB02_TRAINED, lambda e: e.task.max_digits, lambda e: (e.model.encoding, e.task.shift_augment)),
+    (NB03_RPE_RECIPES, NB03_TRAINED, lambda e: e.task.max_digits, lambda e: e.model.encoding),
+    (NB03_ENCODING_RECIPES, NB03_ENCODINGS, lambda e: e.model.encoding, lambda e: e.task.max_digits),
+    (REACH_PACK_RECIPES, REACH_PACKS, lambda e: e.task.pack, lambda e: e.model.length_scale),
+])
+def test_each_variant_maps_to_the_recipe_trained_with_it(recipes, variants, variant, same):
+    """Every seed of ``recipes[v]`` has the variant ``v``, and the family agrees on what it holds fixed."""
+    assert list(recipes) == list(variants) and len(set(recipes.values())) == len(recipes)
+    assert {v: _variant(r, variant) for v, r in recipes.items()} == {v: {v} for v in recipes}
+    assert len(set().union(*(_variant(r, same) for r in recipes.values()))) == 1
+
+
+def test_method_maps_name_the_recipes_of_their_methods():
+    ablation, base = catalog_nb05.ABLATION_RECIPES, catalog_nb05_baselines.BASELINE_RECIPES
+    assert list(ablation) == list(catalog_nb05.NB05_METHODS) and list(base) == list(catalog_nb05_baselines.BASELINES)
+    assert list(catalog_nb08.NB08_RECIPES) == list(catalog_nb08.METHODS)
+    described = {**{r: catalog_nb05.NB05_METHODS[m] for m, r in ablation.items()},
+                 **{r: catalog_nb05_baselines.BASELINES[m].what for m, r in base.items()},
+                 **{r: catalog_nb08.METHODS[m].what for m, r in catalog_nb08.NB08_RECIPES.items()}}
+    for recipe, what in described.items():                                   # each seed says it is that method
+        assert _variant(recipe, lambda e: e.description.startswith(what)) == {True}, recipe
+    trained = catalog_nb08.NB08_TRAINED_RECIPES
+    assert set(trained) == {(k, m) for k in catalog_nb08.WIDGET_TRAINED for m in catalog_nb08.WIDGET_METHODS}
+    for (k, m), recipe in trained.items():
+        e = zoo.entry(next(iter(zoo.recipe_entries(recipe).values())))
+        assert e.task.max_digits == k and e.description.startswith(catalog_nb08.METHODS[m].what)
+    positions = {m: _variant(r, lambda e: e.task.positions) for m, r in FLAGSHIP_RECIPES.items()}
+    assert positions["ape"] == {"consecutive"} and next(iter(positions["coupled"])).startswith("coupled")
+
+
 # -- no name is composed or parsed outside the store ------------------------------------------------------------
 
 #: what composing or parsing a seed in a name looks like: f"{m}-s{seed}", "nb05-x-s{s}" templates, f"{m}-s0",
@@ -94,10 +150,22 @@ FORBIDDEN = {
 }
 
 
-def offences(source: str) -> list[str]:
-    """``["line N: what"]`` for each line of ``source`` that composes or parses a seeded name."""
+#: what building a recipe's name from a variant looks like: f"nb05-len{k}", f"nb08-{m}", "nb05-base-{}".format(m),
+#: "nb05-%s" % m, "nb05-base-" + m, and a bare prefix ("nb08-", "nb05-base-") to glue a variant to or match names on.
+#: A whole name ("nb05-len10", "nb05-sink-s0") or one in prose (f"nb05-both-s0 on {a} + {b}") is not a variant's.
+_NAME = r"(?:nb0\d|flagship)-"
+VARIANT_FORBIDDEN = {
+    "a name templated on a variant (f-string, .format or %)": re.compile(_NAME + r"[\w-]*(?:\{|%[sdir(])"),
+    "a name glued to a variant (+)": re.compile(r"""["']""" + _NAME + r"""[\w-]*["']\s*\+"""),
+    "a name prefix (a string ending in '-')": re.compile(r"""["']""" + _NAME + r"""(?:[\w-]*-)?["']"""),
+}
+
+
+def offences(source: str, patterns: dict[str, re.Pattern] = FORBIDDEN) -> list[str]:
+    """``["line N: what"]`` for each line of ``source`` that one of ``patterns`` finds (default: composing or
+    parsing a seeded name; :data:`VARIANT_FORBIDDEN`: building a name from a variant)."""
     return [f"line {i}: {what}: {line.strip()}" for i, line in enumerate(source.splitlines(), 1)
-            for what, pattern in FORBIDDEN.items() if pattern.search(line)]
+            for what, pattern in patterns.items() if pattern.search(line)]
 
 
 @pytest.mark.parametrize("line", ['name = f"{m}-s{seed}"', 'live[f"nb05-len10-s{seed}"]', '"nb05-plain-s{s}"',
@@ -113,10 +181,43 @@ def test_the_scan_lets_names_and_prose_through():
                     'f"s{sig}"\n"nb05-len10"\nentry_for(m, 0).name\n') == []
 
 
-def test_no_code_outside_the_store_builds_or_parses_a_seeded_name():
+def _outside_the_store() -> list[Path]:
+    """The Python files of ``lengen_utils/`` outside ``lengen_utils/zoo/``, and of ``scripts/``."""
     files = [p for p in sorted((ROOT / "lengen_utils").rglob("*.py")) if "zoo" not in p.relative_to(ROOT).parts[1:2]]
     files += sorted((ROOT / "scripts").rglob("*.py"))
     assert len(files) > 50
+    return files
+
+
+def test_no_code_outside_the_store_builds_or_parses_a_seeded_name():
+    files = _outside_the_store()
     found = {str(p.relative_to(ROOT)): bad for p in files if (bad := offences(p.read_text()))}
     assert not found, ("use lengen_utils.zoo.recipe_entries / entry_for / ZooEntry.recipe instead of names: "
+                       + json.dumps(found, indent=1, ensure_ascii=False))
+
+
+@pytest.mark.parametrize("line", ['OURS = {k: f"nb05-len{k}" for k in TRAINED}', 'seed_curves(f"nb05-{m}")',
+                                  "entry_for(f'nb08-{method}', 0)", 'NO_SIG = [f"nb05-base-{m}" for m in ms]',
+                                  'f"nb08-coupled-{m}-l{k}"', 'rf"nb03-rpe-l{k}"', '"nb02-ape-l{}".format(k)',
+                                  '"nb05-%s" % method', '"nb05-base-" + m', 'name = "nb05-len" + str(k)',
+                                  'PREFIX = "nb08-"', 'if name.startswith("nb05-base-"):',
+                                  'zoo.metrics(f"flagship-{name}")'])
+def test_the_scan_catches_every_way_of_building_a_name_from_a_variant(line):
+    assert offences(f"x = 1\n{line}\n", VARIANT_FORBIDDEN)
+
+
+def test_the_variant_scan_lets_names_lookups_and_prose_through():
+    ok = ('zoo.load("nb05-plain-s0")\nLABELS = {"nb05-len10": "ours", "nb05-sink": "+ sink"}\n'
+          'OURS = {k: TRAINED_LENGTH_RECIPES[k] for k in TRAINED}\nNB08_RECIPES[f"coupled-{m}"]\n'
+          'title=f"nb05-both-s0 on {p.a} + {p.b}: attention"\nf"{label} ({n} seeds, nb05-plain)"\n'
+          '"""Notebook 05 (tags ``nb05-trained``, ``nb05-sink``)."""\nf"nb05: {x:.1%} at 30 digits"\n'
+          'f"train nb05-len10-s0: {seconds:.0f} s"\nTAG = "nb05"\n"flagship-coupled"\n')
+    assert offences(ok, VARIANT_FORBIDDEN) == []
+
+
+def test_no_code_outside_the_store_builds_a_name_from_a_variant():
+    found = {str(p.relative_to(ROOT)): bad for p in _outside_the_store()
+             if (bad := offences(p.read_text(), VARIANT_FORBIDDEN))}
+    assert not found, ("look the recipe up in its catalog module's {variant: recipe} map (TRAINED_LENGTH_RECIPES, "
+                       "BASELINE_RECIPES, NB08_RECIPES, ...) instead of building its name: "
                        + json.dumps(found, indent=1, ensure_ascii=False))

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from ..claims import claim
 from ..notebook import pct, render_md
+from ..zoo.catalog_nb05 import ABLATION_RECIPES
 from .coupling import Band, errors_per_problem
 from .seeds import Curves, seed_curves, seed_per_digit
 
@@ -22,12 +23,12 @@ PerDigit = Mapping[str, Mapping[int, Mapping[int, Mapping[int, float]]]]
 
 def curves() -> dict[str, Curves]:
     """``{method: {seed: {length: EM}}}`` of the four methods (``plain``, ``bias``, ``pack``, ``both``)."""
-    return {m: seed_curves(f"nb05-{m}") for m in METHODS}
+    return {m: seed_curves(ABLATION_RECIPES[m]) for m in METHODS}
 
 
 def per_digit() -> dict[str, dict[int, dict[int, dict[int, float]]]]:
     """Per-digit accuracy of every built seed of the three changed recipes (manifest)."""
-    return {m: seed_per_digit(f"nb05-{m}") for m in ("bias", "pack", "both")}
+    return {m: seed_per_digit(ABLATION_RECIPES[m]) for m in ("bias", "pack", "both")}
 
 
 def check_board(board: dict, gen: Mapping[str, int]) -> None:
@@ -35,7 +36,7 @@ def check_board(board: dict, gen: Mapping[str, int]) -> None:
     claim(not board["missing"], "every entry of the ablation should be built", f"missing {board['missing']}",
           "Build them with `python -m lengen_utils.zoo train --tag nb05`.")
     for m, g in gen.items():
-        got = board["methods"][f"nb05-{m}"]["generalizable_length"]
+        got = board["methods"][ABLATION_RECIPES[m]]["generalizable_length"]
         claim(got == g, f"the leaderboard should give {METHODS[m]} the generalizable length computed above ({g})",
               str(got))
 

@@ -17,10 +17,10 @@ from ..leaderboard import budget, budget_text, leaderboard
 from ..notebook import pct
 from ..zoo import ZooError, entry_for, load, manifest_record, metrics
 from ..zoo.catalog_nb05_baselines import TAG as NB05_TAG
-from ..zoo.catalog_nb08 import METHODS, NB08_SEEDS, TAG, TRAINED_DIGITS
+from ..zoo.catalog_nb08 import METHODS, NB08_RECIPES, NB08_SEEDS, TAG, TRAINED_DIGITS
 from .baselines import LABELS as NB05_LABELS
 
-LABELS = {f"nb08-{m}": spec.label for m, spec in METHODS.items()}
+LABELS = {NB08_RECIPES[m]: spec.label for m, spec in METHODS.items()}
 #: the lengths a live check measures: the longest trained, and just beyond it
 LIVE_LENGTHS = (TRAINED_DIGITS, TRAINED_DIGITS + 1, TRAINED_DIGITS + 2)
 LIVE_SEED = 2024
@@ -148,9 +148,9 @@ def methods_table() -> dict[str, dict[str, str]]:
     time of its built seeds (one CPU thread), its sections."""
     rows = {}
     for method, spec in METHODS.items():
-        e = entry_for(f"nb08-{method}", NB08_SEEDS[0])
+        e = entry_for(NB08_RECIPES[method], NB08_SEEDS[0])
         b = budget(e)
-        seconds = [built_seconds(entry_for(f"nb08-{method}", s).name) for s in NB08_SEEDS]
+        seconds = [built_seconds(entry_for(NB08_RECIPES[method], s).name) for s in NB08_SEEDS]
         seconds = [x for x in seconds if x is not None]
         rows[spec.label] = {"what": spec.what, "budget": budget_text(b),
                             "train s (median)": f"{statistics.median(seconds):.0f}" if seconds else "not built",

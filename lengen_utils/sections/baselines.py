@@ -12,12 +12,13 @@ from collections.abc import Mapping, Sequence
 from ..claims import claim
 from ..leaderboard import leaderboard
 from ..notebook import pct, render_md
-from ..zoo.catalog_nb05_baselines import BASELINES, TAG
+from ..zoo.catalog_nb05 import ABLATION_RECIPES
+from ..zoo.catalog_nb05_baselines import BASELINE_RECIPES, BASELINES, TAG
 
-LABELS = {"nb05-plain": "plain coupling (Cho et al.)", "nb05-both": "both (our variant)",
-          **{f"nb05-base-{m}": b.label for m, b in BASELINES.items()}}
+LABELS = {ABLATION_RECIPES["plain"]: "plain coupling (Cho et al.)", ABLATION_RECIPES["both"]: "both (our variant)",
+          **{BASELINE_RECIPES[m]: b.label for m, b in BASELINES.items()}}
 #: the baselines that tie no digit to its significance
-NO_SIGNIFICANCE = [f"nb05-base-{m}" for m in ("ape", "rsape", "nope", "rope", "alibi")]
+NO_SIGNIFICANCE = [BASELINE_RECIPES[m] for m in ("ape", "rsape", "nope", "rope", "alibi")]
 
 
 def board() -> dict:

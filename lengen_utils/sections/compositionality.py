@@ -16,13 +16,17 @@ from ..claims import claim
 from ..notebook import pct, render_md
 from ..probes import ProbeReport
 from .paper_claims import ClaimRow
-from ..zoo.catalog_nb08 import TRAINED_DIGITS
+from ..zoo.catalog_nb08 import NB08_RECIPES, TRAINED_DIGITS
 from . import agenda
 
 SUBTASKS = {"alignment": "align", "digit sum": "modsum", "carries": "carries"}
-#: per position scheme, the full task's method and each sub-task's
-GROUPS = {"APE": {"full sum": "nb08-direct", **{s: f"nb08-{m}" for s, m in SUBTASKS.items()}},
-          "coupled IDs": {"full sum": "nb08-coupled", **{s: f"nb08-coupled-{m}" for s, m in SUBTASKS.items()}}}
+#: per position scheme, the catalog's method (:data:`~lengen_utils.zoo.catalog_nb08.METHODS`) of the full task and
+#: of each sub-task
+SCHEMES = {"APE": {"full sum": "direct", **SUBTASKS},
+           "coupled IDs": {"full sum": "coupled", "alignment": "coupled-align", "digit sum": "coupled-modsum",
+                           "carries": "coupled-carries"}}
+#: per position scheme, the full task's recipe and each sub-task's (``"nb08-direct"``, ``"nb08-align"``, ...)
+GROUPS = {group: {s: NB08_RECIPES[m] for s, m in methods.items()} for group, methods in SCHEMES.items()}
 BROKEN = 0.95            # a curve is broken at the first tested length where its median is not above 95%
 
 
@@ -145,5 +149,5 @@ def check_probes(reports: Mapping[str, ProbeReport]) -> list[ClaimRow]:
                      "linear probes on the residual stream of seed 0, fit on 1–5 digit sums")]
 
 
-__all__ = ["SUBTASKS", "GROUPS", "lengths", "first_break", "gaps", "gap_table", "check", "gap_text", "probe_peak",
-           "PROBE_TARGETS", "probe_text", "check_probes"]
+__all__ = ["SUBTASKS", "SCHEMES", "GROUPS", "lengths", "first_break", "gaps", "gap_table", "check", "gap_text",
+           "probe_peak", "PROBE_TARGETS", "probe_text", "check_probes"]

@@ -17,11 +17,12 @@ from ..claims import claim
 from ..leaderboard import leaderboard
 from ..notebook import pct, render_md
 from ..zoo import entry, entry_for
+from ..zoo.catalog import REACH_PACK_RECIPES
 
 SEEDS_TAG = "flagship-seeds"
 KNOB_TAG = "nb05-reach"
 OURS = "flagship-reach"
-PACKS = {4: "nb05-reach-pack4", 8: "nb05-reach-pack8", 16: "nb05-reach-pack16"}
+PACKS = dict(REACH_PACK_RECIPES)
 
 
 def right_key_weight(margin: float, n: int, length_scale: float | None = None) -> float:

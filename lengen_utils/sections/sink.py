@@ -13,11 +13,13 @@ from ..generalization import median_and_range
 from ..leaderboard import leaderboard
 from ..notebook import pct, render_md
 from ..zoo import entry_for
+from ..zoo.catalog_nb05 import SINK_RECIPES, TRAINED_LENGTH_RECIPES
 from .seeds import Curves
 
-LABELS = {"nb05-len10": "our variant, IDs up to 128", "nb05-sink": "+ sink for the final carry"}
+LABELS = {TRAINED_LENGTH_RECIPES[10]: "our variant, IDs up to 128",
+          SINK_RECIPES[10]: "+ sink for the final carry"}
 #: trained length -> the sink recipe's method (the 1–10 runs are the five seeds of ``nb05-sink``)
-SINK = {5: "nb05-sink-len5", 10: "nb05-sink", 15: "nb05-sink-len15"}
+SINK = dict(SINK_RECIPES)
 
 
 def boards() -> tuple[dict, dict]:

@@ -16,12 +16,13 @@ from ..notebook import pct, render_md
 from ..plots import check_figure, series_styles
 from ..plots.style import REFERENCE_GREY, legend_below
 from ..zoo import entry, manifest_record, per_digit, recipe_entries
+from ..zoo.catalog_nb05 import TRAINED_LENGTH_RECIPES
 from .seeds import Curves, built_entries, seed_curves
 
 TRAINED = (5, 10, 15)
 #: Cho et al. Figure 3 (paper): generalizable length of plain coupling, 1 layer 4 heads, GPU scale, tests up to 200.
 PAPER_FIG3 = {10: 70, 20: 135, 30: 200, 40: 200}
-OURS = {k: f"nb05-len{k}" for k in TRAINED}                       # trained length -> method
+OURS = {k: TRAINED_LENGTH_RECIPES[k] for k in TRAINED}            # trained length -> method
 
 
 def curves(methods: Mapping[int, str] = OURS) -> dict[int, Curves]:

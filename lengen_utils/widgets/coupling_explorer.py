@@ -12,7 +12,9 @@ import html as _html
 from typing import Callable, Mapping, Sequence
 
 from .. import zoo
-from ..zoo.catalog_nb05_baselines import BASELINES
+from ..zoo.catalog_nb05 import (ABLATION_RECIPES, CHO_MUL_RECIPES, DEPTH_RECIPES, NB05_MUL_LONG_STEPS, NB05_MUL_STEPS,
+                                SINK_RECIPES, TRAINED_LENGTH_RECIPES)
+from ..zoo.catalog_nb05_baselines import BASELINE_RECIPES, BASELINES
 from ..generalization import generalizable_length, median_and_range
 from ..plots import median_band
 from .common import _tip, _widgets, error_html, on_screen, show_figure
@@ -31,17 +33,17 @@ def default_choices() -> dict[tuple[int, str], list[str]]:
     def seeds(recipe: str) -> list[str]:
         return list(zoo.recipe_entries(recipe).values())
 
-    rows = {"plain coupling (Cho et al.)": "nb05-plain", "+ relative bias": "nb05-bias",
-            "+ packing": "nb05-pack", "both (our variant)": "nb05-both",
-            "plain coupling, 2 layers": "nb05-plain-2l", "plain coupling, 3 layers": "nb05-plain-3l",
-            "N × 2 multiplication, 1 layer": "nb05-mul-1l", "N × 2 multiplication, 2 layers": "nb05-mul-2l",
-            "N × 2 multiplication, 2 layers, long": "nb05-mul-2l-long"}
-    rows.update({f"baseline: {b.label}": f"nb05-base-{m}" for m, b in BASELINES.items()})
+    rows = {"plain coupling (Cho et al.)": ABLATION_RECIPES["plain"], "+ relative bias": ABLATION_RECIPES["bias"],
+            "+ packing": ABLATION_RECIPES["pack"], "both (our variant)": ABLATION_RECIPES["both"],
+            "plain coupling, 2 layers": DEPTH_RECIPES[2], "plain coupling, 3 layers": DEPTH_RECIPES[3],
+            "N × 2 multiplication, 1 layer": CHO_MUL_RECIPES[1, NB05_MUL_STEPS],
+            "N × 2 multiplication, 2 layers": CHO_MUL_RECIPES[2, NB05_MUL_STEPS],
+            "N × 2 multiplication, 2 layers, long": CHO_MUL_RECIPES[2, NB05_MUL_LONG_STEPS]}
+    rows.update({f"baseline: {b.label}": BASELINE_RECIPES[m] for m, b in BASELINES.items()})
     out: dict[tuple[int, str], list[str]] = {(10, label): seeds(recipe) for label, recipe in rows.items()}
-    sink = {5: "nb05-sink-len5", 10: "nb05-sink", 15: "nb05-sink-len15"}
     for k in (5, 10, 15):
-        out[(k, "our variant, IDs up to 128")] = seeds(f"nb05-len{k}")
-        out[(k, "+ sink for the final carry (the flagship)")] = seeds(sink[k])
+        out[(k, "our variant, IDs up to 128")] = seeds(TRAINED_LENGTH_RECIPES[k])
+        out[(k, "+ sink for the final carry (the flagship)")] = seeds(SINK_RECIPES[k])
     return {key: value for key, value in out.items() if value}
 
 

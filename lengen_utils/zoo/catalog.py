@@ -17,8 +17,9 @@ from .flagship import ape_recipe, flagship_recipe, reach_recipe
 from .registry import ENTRIES, catalog, entry, register
 
 # == flagship: Cho et al. Section 4 at CPU scale (python -m lengen_utils.bench flagship) ==============
-register(flagship_recipe())
-register(ape_recipe())
+#: ``{model: recipe}`` of the flagship comparison (``"coupled"`` -> ``"flagship-coupled"``, ``"ape"``)
+FLAGSHIP_RECIPES: dict[str, str] = {"coupled": register(flagship_recipe()).recipe,
+                                    "ape": register(ape_recipe()).recipe}
 
 # == the flagship without its table: 1000-digit sums (python -m lengen_utils.bench leaderboard --tag flagship-seeds)
 FLAGSHIP_SEEDS = (0, 1, 2, 3, 4)
@@ -27,9 +28,12 @@ for _seed in FLAGSHIP_SEEDS:
 # what the reach depends on (notebook 05, "Do we need the table at all?"): the same decoder without the scalable
 # softmax, with 4, 8 or 16 problems per training sequence (the same 128 problems per step); seed 0
 REACH_PACKS = (4, 8, 16)
+#: ``{problems per sequence: recipe}`` of those decoders (``8`` -> ``"nb05-reach-pack8"``)
+REACH_PACK_RECIPES: dict[int, str] = {}
 for _pack in REACH_PACKS:
     _plain = reach_recipe(seed=0, pack=_pack, length_scale=False)
-    register(replace(_plain, name=f"nb05-reach-pack{_pack}-s0", tags=("nb05-reach",), eval_n=200))
+    REACH_PACK_RECIPES[_pack] = register(replace(_plain, name=f"nb05-reach-pack{_pack}-s0", tags=("nb05-reach",),
+                                                 eval_n=200)).recipe
 
 # == smoke: the entry CI retrains end to end (tens of seconds on 2 cores) ========================
 register(ZooEntry(
@@ -67,8 +71,10 @@ def _nb02_ape(k: int, shift: bool = False) -> ZooEntry:
     ))
 
 
+#: ``{trained length: recipe}`` of the APE encoders (the slider; ``5`` -> ``"nb02-ape-l5"``), filled as they register
+NB02_APE_RECIPES: dict[int, str] = {}
 for _k in NB02_TRAINED:
-    _nb02_ape(_k)
+    NB02_APE_RECIPES[_k] = _nb02_ape(_k).recipe
 _nb02_ape(5, shift=True)
 
 # == notebook 03: RPE and the encoding comparison ======================================================
@@ -99,10 +105,14 @@ def _nb03(k: int, encoding: str = "rpe", shift: bool = False) -> ZooEntry:
     ))
 
 
+#: ``{trained length: recipe}`` of the RPE encoders (the slider; ``5`` -> ``"nb03-rpe-l5"``), filled as they register
+NB03_RPE_RECIPES: dict[int, str] = {}
 for _k in NB03_TRAINED:
-    _nb03(_k)
+    NB03_RPE_RECIPES[_k] = _nb03(_k).recipe
+#: ``{encoding: recipe}`` of the comparison on 1..5 digits (``"none"`` -> ``"nb03-nope-l5"``; RPE is the slider's)
+NB03_ENCODING_RECIPES: dict[str, str] = {"rpe": NB03_RPE_RECIPES[5]}
 for _enc in NB03_ENCODINGS[1:]:
-    _nb03(5, _enc)
+    NB03_ENCODING_RECIPES[_enc] = _nb03(5, _enc).recipe
 _nb03(5, shift=True)
 
 # == notebook 06: complexity-aware training ============================================================

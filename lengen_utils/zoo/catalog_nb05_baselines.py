@@ -90,7 +90,11 @@ def baseline(method: str, seed: int) -> ZooEntry:
 
 
 ENTRIES_NB05_BASELINES: dict[str, ZooEntry] = {}
+#: ``{method: recipe}`` of the baselines, filled as they register (``"ape"`` -> ``"nb05-base-ape"``): code outside
+#: the catalog looks a baseline's recipe up here instead of building its name
+BASELINE_RECIPES: dict[str, str] = {}
 for _method in BASELINES:
     for _seed in NB05_SEEDS:
         _e = register(baseline(_method, _seed))
         ENTRIES_NB05_BASELINES[_e.name] = _e
+        BASELINE_RECIPES[_method] = _e.recipe

@@ -48,6 +48,8 @@ def mul_uniform_entry(layers: int, seed: int) -> ZooEntry:
                                 f"digits, seed {seed} (notebook 05)")
 
 
+#: ``{layers: recipe}`` of our N x 2 recipe, filled as it registers (``2`` -> ``"nb05-mulu-2l"``)
+MUL_RECIPES: dict[int, str] = {}
 for _layers in MUL_LAYERS:
     for _seed in MUL_SEEDS:
-        register(mul_uniform_entry(_layers, _seed))
+        MUL_RECIPES[_layers] = register(mul_uniform_entry(_layers, _seed)).recipe

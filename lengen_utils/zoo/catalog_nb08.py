@@ -157,15 +157,23 @@ def nb08_entry(method: str, seed: int, trained: int = TRAINED_DIGITS) -> ZooEntr
 
 
 ENTRIES_NB08: dict[str, ZooEntry] = {}
+#: ``{method: recipe}``, filled as the entries register (``"direct"`` -> ``"nb08-direct"``): code outside the catalog
+#: looks a method's recipe up here instead of building its name
+NB08_RECIPES: dict[str, str] = {}
+#: the widget's other trained lengths: ``{(trained length, method): recipe}``, ``(3, "direct")`` ->
+#: ``"nb08-direct-l3"``
+NB08_TRAINED_RECIPES: dict[tuple[int, str], str] = {}
 for _method in METHODS:
     for _seed in NB08_SEEDS:
         _e = register(nb08_entry(_method, _seed))
         ENTRIES_NB08[_e.name] = _e
+        NB08_RECIPES[_method] = _e.recipe
 # the widget's other trained lengths: seed 0 of the methods the sections compare on length
 for _k in WIDGET_TRAINED:
     for _method in WIDGET_METHODS:
         _e = register(nb08_entry(_method, 0, _k))
         ENTRIES_NB08[_e.name] = _e
+        NB08_TRAINED_RECIPES[_k, _method] = _e.recipe
 
 
 def widget_choices() -> dict[tuple[int, str], list[str]]:

@@ -26,6 +26,8 @@ SEARCH = {
                                                   size="big", curriculum=True),
     "+ curriculum, 8 layers": nb04_name("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size="deep",
                                         curriculum=True),
+    "+ curriculum, MLP twice as wide": nb04_name("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW,
+                                                 size="wide", curriculum=True),
     "+ curriculum, twice the steps": nb04_name("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW,
                                                size="long", curriculum=True),
 }

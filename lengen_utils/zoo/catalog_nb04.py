@@ -53,10 +53,12 @@ NB04_RECIPE = {
 }
 # The 3-digit multiplier's second search (docs/upe-log.md, 2026-11-26): a d_model-128, 6-layer encoder with an
 # attention window of 3 in the paper's frame; ~30 minutes on one thread.
-# "big": 6 layers; "deep": 8 layers (same steps); "long": "big" for twice the steps (~60 minutes).
+# "big": 6 layers; "deep": 8 layers (same steps); "wide": d_ff 1024 (same steps); "long": "big" for twice the steps
+# (~60 minutes).
 NB04_M3_SIZES = {
     "big": dict(d_model=128, n_layers=6, n_heads=8, d_ff=512, steps=9000, lr=1e-3),
     "deep": dict(d_model=128, n_layers=8, n_heads=8, d_ff=512, steps=9000, lr=1e-3),
+    "wide": dict(d_model=128, n_layers=6, n_heads=8, d_ff=1024, steps=9000, lr=1e-3),
     "long": dict(d_model=128, n_layers=6, n_heads=8, d_ff=512, steps=18000, lr=1e-3),
 }
 NB04_M3_WINDOW = 3
@@ -189,7 +191,7 @@ for _cur in (True, False):
           tags=("nb04-m3-search",),
           note=f"; attention window {NB04_M3_WINDOW}" + ("; multiplier curriculum 1 -> 2 -> 3 digits" if _cur else ""))
 # Both failed in distribution (docs/upe-log.md): the curriculum's model gets every digit of a two-product column
-# right and about a third of those whose carry comes from three-product columns. Depth or time?
-for _size in ("deep", "long"):
+# right and about a third of those whose carry comes from three-product columns. Depth, width or time?
+for _size in ("deep", "wide", "long"):
     _nb04("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size=_size, curriculum=True,
           tags=("nb04-m3-search",), note=f"; attention window {NB04_M3_WINDOW}; multiplier curriculum 1 -> 2 -> 3 digits")

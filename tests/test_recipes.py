@@ -189,9 +189,19 @@ def _outside_the_store() -> list[Path]:
     return files
 
 
+def _sources() -> dict[str, str]:
+    """``{path: source}`` of the code outside the store, and of every notebook's code cells."""
+    sources = {str(p.relative_to(ROOT)): p.read_text() for p in _outside_the_store()}
+    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    assert len(notebooks) >= 9
+    for nb in notebooks:
+        cells = json.loads(nb.read_text())["cells"]
+        sources[str(nb.relative_to(ROOT))] = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    return sources
+
+
 def test_no_code_outside_the_store_builds_or_parses_a_seeded_name():
-    files = _outside_the_store()
-    found = {str(p.relative_to(ROOT)): bad for p in files if (bad := offences(p.read_text()))}
+    found = {path: bad for path, text in _sources().items() if (bad := offences(text))}
     assert not found, ("use lengen_utils.zoo.recipe_entries / entry_for / ZooEntry.recipe instead of names: "
                        + json.dumps(found, indent=1, ensure_ascii=False))
 
@@ -216,8 +226,7 @@ def test_the_variant_scan_lets_names_lookups_and_prose_through():
 
 
 def test_no_code_outside_the_store_builds_a_name_from_a_variant():
-    found = {str(p.relative_to(ROOT)): bad for p in _outside_the_store()
-             if (bad := offences(p.read_text(), VARIANT_FORBIDDEN))}
+    found = {path: bad for path, text in _sources().items() if (bad := offences(text, VARIANT_FORBIDDEN))}
     assert not found, ("look the recipe up in its catalog module's {variant: recipe} map (TRAINED_LENGTH_RECIPES, "
                        "BASELINE_RECIPES, NB08_RECIPES, ...) instead of building its name: "
                        + json.dumps(found, indent=1, ensure_ascii=False))

@@ -8,11 +8,11 @@ cannot take, or test lengths its position table cannot place, fail before traini
 """
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 import numpy as np
 
+from .config_checks import parse_override
 from .constants import EVAL_SEED
 from .model import Transformer
 from .positions import PositionRangeError
@@ -21,30 +21,15 @@ from .zoo import ZooEntry
 from .zoo.flagship import APE_STEPS, BATCH, STEPS, ape_recipe, flagship_recipe
 
 
-def _parse_value(text: str):
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
-
-
 def apply_overrides(recipe: ZooEntry, overrides: list[str]) -> ZooEntry:
     """Apply ``section.field=value`` overrides (section: task, model or train; value parsed as JSON).
     A malformed override, an unknown field or a value the config refuses raises ``ValueError``."""
     for item in overrides:
-        key, sep, value = item.partition("=")
-        section, dot, field = key.partition(".")
-        if not sep or not dot or section not in ("task", "model", "train"):
-            raise ValueError(f"bad override {item!r}; write SECTION.FIELD=VALUE with SECTION task, model or "
-                             f"train, e.g. model.d_model=128 or train.lr=0.003")
-        part = getattr(recipe, section)
-        if field not in part.to_dict():
-            raise ValueError(f"override {item!r}: {section} has no field {field!r}; fields: {sorted(part.to_dict())}")
-        val = _parse_value(value)
+        section, field, val = parse_override(item, {k: v for k, v in recipe.configs().items()})
         if field == "betas" and isinstance(val, list):
             val = tuple(val)
         try:
-            recipe = replace(recipe, **{section: replace(part, **{field: val})})
+            recipe = replace(recipe, **{section: replace(getattr(recipe, section), **{field: val})})
         except (TypeError, ValueError) as err:
             raise ValueError(f"override {item!r} refused: {err}") from None
     return recipe

@@ -7,6 +7,8 @@ checks depend on nothing of the package, so every layer that declares a config c
 """
 from __future__ import annotations
 
+import json
+
 from dataclasses import fields
 
 import numpy as np
@@ -47,3 +49,26 @@ def check_bool(owner: str, name: str, value) -> None:
 def check_choice(owner: str, name: str, value, choices, label: str | None = None) -> None:
     if not isinstance(value, str) or value not in choices:
         raise ConfigError(f"unknown {label or name} {value!r} ({owner}.{name}); choose one of {tuple(choices)}")
+
+
+def parse_override(item: str, fields: dict[str, dict]) -> tuple[str, str, object]:
+    """``"section.field=value"`` -> ``(section, field, value)``, the value read as JSON (else kept as a string).
+    ``fields``: the known fields per section (``{"train": TrainConfig().to_dict(), ...}``). The one parser of
+    ``--set`` overrides (``bench``, ``sweep``); a malformed item or an unknown field raises :class:`ConfigError`."""
+    key, sep, text = item.partition("=")
+    section, dot, field = key.partition(".")
+    if not sep or not dot or section not in fields:
+        raise ConfigError(f"bad override {item!r}; write SECTION.FIELD=VALUE with SECTION one of "
+                          f"{', '.join(fields)}, e.g. model.d_model=128 or train.lr=0.003")
+    if field not in fields[section]:
+        raise ConfigError(f"override {item!r}: {section} has no field {field!r}; fields: "
+                          f"{', '.join(sorted(fields[section]))}")
+    return section, field, override_value(text)
+
+
+def override_value(text: str):
+    """An override's value: JSON (``128``, ``0.003``, ``[5, 10]``, ``true``), else the text itself (``coupled``)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text

@@ -17,7 +17,7 @@ from typing import Iterable
 
 from . import zoo
 from .compatibility import check_compatible
-from .config_checks import ConfigError
+from .config_checks import ConfigError, override_value, parse_override
 from .model import ModelConfig
 from .multiseed import check_seeds_config
 from .positions import PositionRangeError
@@ -74,27 +74,18 @@ def from_entry(name: str) -> dict:
             "eval_lengths": list(e.eval_lengths), "eval_n": e.eval_n}
 
 
-def _value(text: str):
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
-
-
 def apply_override(base: dict, item: str) -> dict:
     """``section.field=value`` (value read as JSON, else a string), or ``eval_n=`` / ``eval_lengths=``."""
     key, sep, text = item.partition("=")
-    section, dot, field = key.partition(".")
     out = {k: dict(v) if isinstance(v, dict) else v for k, v in base.items()}
-    if sep and not dot and key in ("eval_n", "eval_lengths"):
-        out[key] = _value(text)
+    if sep and key in ("eval_n", "eval_lengths"):
+        out[key] = override_value(text)
         return out
-    if not sep or not dot or section not in SECTIONS:
-        raise SweepError(f"bad override {item!r}; write e.g. train.lr=0.003, model.d_model=128 or eval_n=200")
-    known = SECTIONS[section]().to_dict()
-    if field not in known:
-        raise SweepError(f"{section} has no field {field!r}; fields: {', '.join(sorted(known))}")
-    out.setdefault(section, {})[field] = _value(text)
+    try:
+        section, field, value = parse_override(item, {name: cls().to_dict() for name, cls in SECTIONS.items()})
+    except ConfigError as err:
+        raise SweepError(f"{err} (or eval_n=200, eval_lengths=[5,10])") from None
+    out.setdefault(section, {})[field] = value
     return out
 
 

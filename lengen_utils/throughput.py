@@ -39,10 +39,10 @@ from .constants import IGNORE_INDEX
 from .device import autocast, device_problem, pick_device, set_cpu_threads
 from .evaluate import evaluate_lengths
 from .model import ModelConfig, Transformer
-from .multiseed import FLAGSHIP_MODEL, FLAGSHIP_TASK
 from .task_config import TaskConfig
 from .tasks import Task
 from .train_runtime import Prefetcher, keep_freed_memory
+from .zoo.flagship import flagship_recipe
 
 
 @dataclass(frozen=True)
@@ -61,9 +61,9 @@ class Shape:
 
 
 SHAPES: dict[str, Shape] = {s.name: s for s in (
-    Shape("flagship", "the CPU flagship: coupled decoder + relative bias, 1 layer d 64, 4 problems packed per "
-          "sequence, 1-10 digits",
-          FLAGSHIP_MODEL, FLAGSHIP_TASK,
+    Shape("flagship", "the CPU flagship (zoo entry flagship-coupled): coupled decoder + relative bias + the sink, "
+          "1 layer d 64, 4 problems packed per sequence, 1-10 digits, IDs to 128",
+          flagship_recipe().model, flagship_recipe().task,
           batch_size=32, cpu_batch_size=32, decode_length=10, decode_n=1000, cpu_decode_n=500),
     Shape("cho-1to30", "Cho et al. Section 4 / App. A: coupled decoder, 1 layer d 512, 4 heads, d_ff 2048, "
           "1-30 digit operands, max_pos 202",

@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from lengen_utils.model import ModelConfig, Transformer
 from lengen_utils.model import attention as attention_module
 from lengen_utils.model.encodings import RelativeScalarBias
-from lengen_utils.multiseed import FLAGSHIP_TASK
+from lengen_utils.multiseed import COUPLED_TASK
 from lengen_utils.tasks import Task
 from lengen_utils.train_runtime import Prefetcher
 
@@ -29,7 +29,7 @@ def _all(batches: Prefetcher, n: int) -> list:
 
 
 def test_prefetched_batches_are_the_serial_batches_in_order():
-    task = Task(FLAGSHIP_TASK)
+    task = Task(COUPLED_TASK)
     serial_rng, threaded_rng = np.random.default_rng(5), np.random.default_rng(5)
     serial = [task.train_batch(serial_rng, 4, progress=i / 6) for i in range(6)]
     threaded = _all(Prefetcher(lambda i: task.train_batch(threaded_rng, 4, progress=i / 6), 0, 6), 6)

@@ -28,8 +28,9 @@ def test_check_sites_holds_and_fails():
     upe_m3.check_sites(planted_sites())
     with pytest.raises(ClaimFailed, match="two lowest answer digits.*got 80.0%"):
         upe_m3.check_sites(planted_sites(low=0.8))
-    with pytest.raises(ClaimFailed, match="middle answer digits.*got 90.0%.*the weak spot moved"):
-        upe_m3.check_sites(planted_sites(middle=0.9))
+    upe_m3.check_sites(planted_sites(middle=0.85))
+    with pytest.raises(ClaimFailed, match="middle answer digits.*got 93.0%.*the weak spot moved"):
+        upe_m3.check_sites(planted_sites(middle=0.93))
     falling = {**planted_sites(middle=0.5, lengths=(5,)), **planted_sites(middle=0.2, lengths=(10,))}
     with pytest.raises(ClaimFailed, match="hardly change with the length.*got 50.0%, 20.0%"):
         upe_m3.check_sites(falling)
@@ -46,7 +47,7 @@ def test_check_mastery_holds_and_fails():
 def test_sites_text_renders_the_live_numbers(monkeypatch):
     monkeypatch.setattr(upe_m3, "per_digit", lambda name: {10: {0: 1.0, 1: 0.61}})
     text = upe_m3.sites_text(planted_sites(middle=0.34), "m", control="c")
-    assert "(`m`, live)" in text and "(100.0% or more)" in text
+    assert "(`m`, live)" in text and "(at least 100.0%)" in text
     assert "34.0% at 5, 34.0% at 10" in text and "`c`: 61.0% at 10 digits" in text
 
 
@@ -61,3 +62,15 @@ def test_search_table_reads_the_manifest(monkeypatch):
                                               "train min": "30", "1 dig": "100.0%", "2 dig": "50.0%",
                                               "3 dig": "25.0%", "5 dig": "12.5%"}
     assert upe_m3.best_model() == name
+
+
+def test_next_steps_reads_the_longest_runs_learning_curve(monkeypatch):
+    name = upe_m3.SEARCH["+ curriculum, twice the steps"]
+    curve = {"length": 5, "steps": [500, 1000, 1500, 2000], "em": [0.0, 0.05, 0.2, 0.43]}
+    monkeypatch.setattr(upe_m3, "read_manifest", lambda: {name: {}})
+    monkeypatch.setattr(upe_m3, "manifest_record", lambda n: {"learning_curve": curve})
+    text = upe_m3.next_steps_text()
+    assert f"(`{name}`) was at 5.0% exact match on 5-digit multiplicands after 1,000 steps" in text
+    assert "at 43.0% after 2,000" in text
+    monkeypatch.setattr(upe_m3, "read_manifest", lambda: {})
+    assert upe_m3.next_steps_text().startswith("**What we would try next.**")

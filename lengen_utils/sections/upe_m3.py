@@ -142,9 +142,9 @@ def next_steps_text(name: str = SEARCH["+ curriculum, twice the steps"]) -> str:
         "$b$ and the multiplicand read from that column down, exactly, in one encoder pass. Beyond longer runs "
         "(several seeds of an hour or more, where our budget stops): a decoder that writes "
         "the product units first gets each column's carry from its own previous step (Cho's $N \\times 2$ models "
-        "of notebook 05 generalize that way, but that is no longer Sabbaghi's encoder); keeping Sabbaghi's encoder, the options are a wider MLP (the column "
-        "table is large), an auxiliary loss on the column sums, or the paper's scale (9 layers, `d_model` 768, "
-        "500k samples). The search and its tables are logged in `docs/upe-log.md`.")
+        "of notebook 05 generalize that way, but that is no longer Sabbaghi's encoder); keeping Sabbaghi's encoder, the options are an "
+        "auxiliary loss on the column sums, or the paper's scale (9 layers, `d_model` 768, 500k samples). A wider "
+        "MLP did not help, and 8 layers helped less than twice the steps. The search and its tables are logged in `docs/upe-log.md`.")
 
 
 __all__ = ["SEARCH", "built_search", "search_table", "best_model", "check_mastery", "mastery_text", "site_groups",

@@ -23,7 +23,7 @@ digit and the closing ``$`` right) at 5-100 digits on fixed test sets. ``--steps
 (default: each recipe's own). ``--json`` prints the same figures as one JSON object; ``--out DIR`` saves
 both checkpoints (safetensors) and ``results.json`` in DIR and nowhere else. ``--set model.d_model=128``
 style overrides change the coupled recipe (``--set-ape`` the APE one), which is how the recipe search in
-``docs/flagship-log.md`` was run. The bench only trains,
+``docs/logs/flagship-log.md`` was run. The bench only trains,
 evaluates and prints: the committed flagship models are zoo entries, rebuilt with
 ``python -m lengen_utils.zoo train flagship-coupled flagship-ape``.
 

@@ -6,7 +6,7 @@ asks whether a model's length generalization depends on that choice:
     python scripts/eval_start_probe.py nb05-len10-s0 60 [--starts 1,2,3,5,10,30] [--n 300]
 
 It loads the zoo entry, evaluates ``n`` fresh problems (seed 2024) at the length for each start whose IDs
-still fit the table, and prints one line per start. Used for docs/flagship-log.md.
+still fit the table, and prints one line per start. Used for docs/logs/flagship-log.md.
 """
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ def test_new_groups_do_not_join_the_ablation_leaderboard():
 @pytest.mark.parametrize("seed", (0, 1, 2))
 def test_our_n_by_2_entries_differ_from_plain_coupling_only_where_the_log_says(seed):
     """nb05-mulu: the same N x 2 task and problems per step as plain coupling, plus the three changes of
-    docs/nx2-log.md (uniform multiplier bias, no packing, no absolute table); 1 and 2 layers at equal budget."""
+    docs/logs/nx2-log.md (uniform multiplier bias, no packing, no absolute table); 1 and 2 layers at equal budget."""
     plain = zoo.entry(f"nb05-mul-2l-s{seed}")
     one, two = zoo.entry(f"nb05-mulu-1l-s{seed}"), zoo.entry(f"nb05-mulu-2l-s{seed}")
     for e in (one, two):

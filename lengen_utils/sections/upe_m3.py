@@ -144,7 +144,7 @@ def next_steps_text(name: str = SEARCH["+ curriculum, twice the steps"]) -> str:
         "the product units first gets each column's carry from its own previous step (Cho's $N \\times 2$ models "
         "of notebook 05 generalize that way, but that is no longer Sabbaghi's encoder); keeping Sabbaghi's encoder, the options are an "
         "auxiliary loss on the column sums, or the paper's scale (9 layers, `d_model` 768, 500k samples). A wider "
-        "MLP did not help, and 8 layers helped less than twice the steps. The search and its tables are logged in `docs/upe-log.md`.")
+        "MLP did not help, and 8 layers helped less than twice the steps. The search and its tables are logged in `docs/logs/upe-log.md`.")
 
 
 __all__ = ["SEARCH", "built_search", "search_table", "best_model", "check_mastery", "mastery_text", "site_groups",

@@ -1,6 +1,6 @@
 """Zoo entries of notebook 04: uniform positions (UPE) for multiplication (Sabbaghi et al. M1-M3).
 
-Recipe (docs/upe-log.md, row u2 of the first search): Sabbaghi's eq. 3.2 format -- the
+Recipe (docs/logs/upe-log.md, row u2 of the first search): Sabbaghi's eq. 3.2 format -- the
 multiplier first and unpadded, ``*``, the multiplicand right-aligned in a frame of l = ``NB04_FRAME``
 positions filled with ``pad`` -- read by a pre-LN encoder (d_model 64, 3 layers, 4 heads, d_ff 128)
 with one of three encodings at the same task, size, budget and seed: learned absolute positions over
@@ -46,12 +46,12 @@ NB04_EVAL_N = 500
 NB04_MULTIPLIERS = (1, 3)           # multiplier digits k
 # The model and budget per multiplier length k. k = 3: the k = 1 model (probe p3-upe) reached 3% EM in
 # distribution, a 4-layer d_ff-512 model (p3b-upe, the recipe below) 8%; a d_model-128 model ran at
-# 3.5 steps/s on the loaded machine (24 min for 5000 steps) and was stopped (docs/upe-log.md, 2026-11-23).
+# 3.5 steps/s on the loaded machine (24 min for 5000 steps) and was stopped (docs/logs/upe-log.md, 2026-11-23).
 NB04_RECIPE = {
     1: dict(d_model=64, n_layers=3, n_heads=4, d_ff=128, steps=3000, lr=3e-3),
     3: dict(d_model=64, n_layers=4, n_heads=4, d_ff=512, steps=4000, lr=3e-3),
 }
-# The 3-digit multiplier's second search (docs/upe-log.md, 2026-11-26): a d_model-128, 6-layer encoder with an
+# The 3-digit multiplier's second search (docs/logs/upe-log.md, 2026-11-26): a d_model-128, 6-layer encoder with an
 # attention window of 3 in the paper's frame; ~30 minutes on one thread.
 # "big": 6 layers; "deep": 8 layers (same steps); "wide": d_ff 1024 (same steps); "long": "big" for twice the steps
 # (~60 minutes).
@@ -129,12 +129,12 @@ for _seed in NB04_SEEDS:
         _nb04(_enc, 1, _seed)
 
 # == M1/M2, 3-digit multiplier (Figure 5a/5b): RPE and UPE, seed 0 only ===================================
-# NOT mastered at this budget: the first probes (docs/upe-log.md, 2026-11-23: p3-upe, p3-rpe, p3b-upe) reach
+# NOT mastered at this budget: the first probes (docs/logs/upe-log.md, 2026-11-23: p3-upe, p3-rpe, p3b-upe) reach
 # 3-8% EM in distribution after 3000-4000 steps (410 s); only the units digit and the top digit are learned.
 # The entries stay so that the notebook can show this live; Sabbaghi use 9 layers, d 768, 500k samples.
 NB04_M3_SEEDS = (0,)
 for _enc in ("rpe", "upe"):
-    _nb04(_enc, 3, 0, note="; does not master its trained range at this CPU budget (docs/upe-log.md)")
+    _nb04(_enc, 3, 0, note="; does not master its trained range at this CPU budget (docs/logs/upe-log.md)")
 
 # == M3, the zero-shift augmentation (Figure 5c/5d), 1-digit multiplier ==================================
 # Zeros appended to the multiplicand (the answer shifts by as many zeros), up to l-1 digits so that the
@@ -168,7 +168,7 @@ for _seed in NB04_SEEDS:
         _nb04(_enc, 1, _seed, weight_decay=NB04_MAP_WEIGHT_DECAY)
 
 # == the weak spot removed: UPE with an attention window, in the paper's frame l = 20 ======================
-# Un-augmented UPE fails past about 1.2x its trained length at every frame (docs/upe-log.md): the errors sit at
+# Un-augmented UPE fails past about 1.2x its trained length at every frame (docs/logs/upe-log.md): the errors sit at
 # every significance, the units digit included, so they are not carries but digits at distances that training
 # filled only with pad. An attention window of 2 (each query sees its 2 neighbours on each side, and the
 # multiplier's digits from anywhere through the uniform vectors) gives every digit the neighbourhood it had in
@@ -190,7 +190,7 @@ for _cur in (True, False):
     _nb04("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size="big", curriculum=_cur,
           tags=("nb04-m3-search",),
           note=f"; attention window {NB04_M3_WINDOW}" + ("; multiplier curriculum 1 -> 2 -> 3 digits" if _cur else ""))
-# Both failed in distribution (docs/upe-log.md): the curriculum's model gets every digit of a two-product column
+# Both failed in distribution (docs/logs/upe-log.md): the curriculum's model gets every digit of a two-product column
 # right and about a third of those whose carry comes from three-product columns. Depth, width or time?
 for _size in ("deep", "wide", "long"):
     _nb04("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size=_size, curriculum=True,

@@ -4,7 +4,7 @@ Every baseline is a decoder trained on the same task as plain coupling (``nb05-p
 1-10 digit sums in Cho et al.'s format ``$653+049=2070$`` (reversed, zero-padded answer), tested at the
 same lengths on the same fixed test sets. Only the position information differs, and the budget: a
 baseline enters the leaderboard's length comparison only once it masters its trained lengths (median
-above 95% at 10 digits), so each gets the depth and the steps it needed (``docs/flagship-log.md`` logs the
+above 95% at 10 digits), so each gets the depth and the steps it needed (``docs/logs/flagship-log.md`` logs the
 search). The budget is part of the entry, and the leaderboard prints it beside the accuracies.
 
 * ``ape``: learned absolute positions 0, 1, 2, ... (no random start), the flagship's APE baseline.
@@ -49,12 +49,12 @@ class Baseline:
     steps: int
 
 
-# The budgets are the smallest of the search (docs/flagship-log.md, "Baselines") at which seed 0 masters
+# The budgets are the smallest of the search (docs/logs/flagship-log.md, "Baselines") at which seed 0 masters
 # 1-10 digits: 3 layers and 4,000 steps for NoPE, RoPE, ALiBi, random-start APE and index hints. Plain APE
 # fails in distribution with 3 layers x 6,000 steps and with 4 layers x 4,000, so it gets 3 layers x 10,000.
 # Abacus masters in one seed of three with plain coupling's budget (1 layer x 2,000 steps, lr 1e-3) and in
 # none with 2 layers; with the other baselines' recipe (lr 3e-3, weight decay 0.1) and 3 layers x 4,000 steps
-# seed 0 masters (docs/flagship-log.md, "Abacus").
+# seed 0 masters (docs/logs/flagship-log.md, "Abacus").
 BASELINES: dict[str, Baseline] = {
     "ape": Baseline("APE", "plain APE: learned absolute positions 0, 1, 2, ... (the flagship's baseline)",
                     {}, {}, 3, 10000),

@@ -1,8 +1,8 @@
 """Zoo entries of notebook 05, section 7: N x 2 multiplication (Cho et al. Section 6.1), our recipe.
 
 The paper's recipe at our scale (plain coupling, tag ``nb05-mul-cho``) and our addition variant never master
-1-10 digit multiplicands (``docs/flagship-log.md``, ``docs/nx2-log.md``). Our recipe changes three things,
-each aimed at a measured weak spot (``docs/nx2-log.md``):
+1-10 digit multiplicands (``docs/logs/flagship-log.md``, ``docs/logs/nx2-log.md``). Our recipe changes three things,
+each aimed at a measured weak spot (``docs/logs/nx2-log.md``):
 
 * a uniform bias for the multiplier's digits (``relative_bias_uniform``): every product digit needs ``b0``
   and ``b1``, whose coupled IDs sit next to the operator, further away the longer the product, so each head
@@ -31,7 +31,7 @@ MUL_LENGTHS = (5, 10, 15, 20, 25, 30, 40)
 MUL_LAYERS = (1, 2)
 MUL_SEEDS = (0, 1, 2)
 MUL_STEPS = 8000
-MUL_HEADS = 8                  # b0, b1 and four multiplicand digits to fetch: 4 heads were short (docs/nx2-log.md)
+MUL_HEADS = 8                  # b0, b1 and four multiplicand digits to fetch: 4 heads were short (docs/logs/nx2-log.md)
 
 
 def mul_uniform_entry(layers: int, seed: int) -> ZooEntry:

@@ -6,7 +6,7 @@ Every entry changes one thing in one base recipe, so each section compares like 
   0, 1, 2, ... from ``$``), trained on balanced 1-5 digit sums in Cho et al.'s format ``$653+049=2070$`` and
   tested to 15 digits. CPU scale: the thesis trains on 1-17 digits (Chapter 4); we train on 1-5 so that 3 seeds
   of every method fit a laptop budget (a few minutes each on one thread). Plain APE masters 1-5 digits in about
-  1,000 steps; random-start APE needed about 2,000 and left sub-tasks unlearned at 4,000 (docs/nb08-log.md).
+  1,000 steps; random-start APE needed about 2,000 and left sub-tasks unlearned at 4,000 (docs/logs/nb08-log.md).
 * section 1, the **compositionality gap** (tag ``nb08-gap``): the same decoder writing one sub-task of addition
   instead of the sum (formats ``cho_align``, ``cho_modsum``, ``cho_carries``), with APE and with coupled IDs
   (which hand the model the alignment).
@@ -65,10 +65,10 @@ class Method:
 
 
 #: P(a blank) per gap: at 0.5 a 5-digit problem is almost never unspaced (1 in 256) and seed 0 did not master the
-#: plain 5-digit test (6.8%, docs/nb08-log.md); at 0.2 one in six is, and a problem moves by 1.6 IDs on average
+#: plain 5-digit test (6.8%, docs/logs/nb08-log.md); at 0.2 one in six is, and a problem moves by 1.6 IDs on average
 SPACES = 0.2
 #: the base's 2-layer block applied max(2, ceil(d / 2)) times: the same parameters, more passes on longer sums (a
-#: 1-layer block with Abacus IDs left the units digit at chance, docs/nb08-log.md)
+#: 1-layer block with Abacus IDs left the units digit at chance, docs/logs/nb08-log.md)
 _LOOPED = {"loops": 2, "loops_per_digit": 0.5, "input_injection": True}
 _ABACUS = {"positions": "abacus", "max_position": 64, "random_start": True}
 _COUPLED = {"positions": "coupled", "random_start": True}
@@ -116,7 +116,7 @@ METHODS: dict[str, Method] = {
     "abacus-looped": Method("Abacus + looped", "Abacus IDs, the 2-layer block looped max(2, ceil(d/2)) times "
                             "with input injection (McLeish et al.)", ("nb08-loop",), _ABACUS, _LOOPED),
     # the looped Abacus model writes every digit but the units past the trained range; the units digit's query, =,
-    # has Abacus ID 0 and no ID relation to the digits it must read (docs/nb08-log.md): here = sits one below them
+    # has Abacus ID 0 and no ID relation to the digits it must read (docs/logs/nb08-log.md): here = sits one below them
     "abacus-eq": Method("Abacus (= one below the units)", "Abacus IDs with = at the offset, one below the units "
                         "digits (our departure), 2 layers: the control for the looped model", ("nb08-loop",),
                         {**_ABACUS, "positions": "abacus_eq"}),

@@ -3,7 +3,7 @@
 Both train on additions with 1-10 digit operands in Cho et al.'s format ``$653+049=2070$``, with the same
 number of problems per step, and are tested at 5-100 digits. Each gets the budget it needs to master the
 trained lengths (the fair-comparison rule): the coupled decoder 1 layer x 2,000 steps, the APE decoder
-3 layers x 10,000 steps (with less it fails inside the trained range; ``docs/flagship-log.md``). The
+3 layers x 10,000 steps (with less it fails inside the trained range; ``docs/logs/flagship-log.md``). The
 catalog registers them as ``flagship-coupled`` and ``flagship-ape``; ``python -m lengen_utils.bench
 flagship`` trains them at any budget (``--steps``, ``--set ...``).
 
@@ -37,7 +37,7 @@ BATCH = 128                         # problems per training step (the coupled mo
 EVAL_N = 1000                       # test problems per length
 TRAINED_DIGITS = 10                 # operands of 1..10 digits in training
 PACK = 4                            # problems per training sequence of the coupled model
-REACH_PACK = 8                      # problems per training sequence of reach_recipe (docs/flagship-log.md)
+REACH_PACK = 8                      # problems per training sequence of reach_recipe (docs/logs/flagship-log.md)
 REACH_LENGTHS = (5, 10, 20, 40, 70, 100, 200, 500, 1000)   # operand lengths of reach_recipe's test sets
 REACH_DIGITS = max(REACH_LENGTHS)
 
@@ -96,7 +96,7 @@ def reach_recipe(seed: int = 0, pack: int = REACH_PACK, length_scale: bool = Tru
       the IDs may run to any length; they reach the ``REACH_DIGITS``-digit tests (``max_position``).
     * ``length_scale`` (scalable softmax): every head multiplies its logits by ``s_h log(n)``, ``n`` the keys
       the query sees. Without it the margin that picks the 2-3 right keys among the ~140 of a training
-      sequence is too small among the ~3000 of a 1000-digit sum (attention dilution; docs/flagship-log.md).
+      sequence is too small among the ~3000 of a 1000-digit sum (attention dilution; docs/logs/flagship-log.md).
     * ``pack``: problems per training sequence, with the same ``batch_size`` problems per step. 8, not the
       flagship's 4: with 4, two of five seeds fell below 60% at 1000 digits (errors spread over every digit,
       a few per thousand); 8 shows more distractors in training and both seeds reached 100% (the log's
@@ -123,9 +123,9 @@ def ape_recipe(steps: int = APE_STEPS, batch_size: int = BATCH, seed: int = 0,
     reaches the first 35 rows. It is tested at those of the flagship's lengths that its table places: up to
     40 digits (``APE_TABLE_DIGITS``) by default, well past the lengths where APE already fails. The table's
     size is part of the recipe: it changes the random initialisation of every layer after it, and with a
-    table for 100-digit problems seed 0 did not master 10 digits (``docs/flagship-log.md``).
+    table for 100-digit problems seed 0 did not master 10 digits (``docs/logs/flagship-log.md``).
     ``APE_LAYERS`` layers and ``APE_STEPS`` steps: the smallest budget of the search at which it masters
-    1-10 digits (``docs/flagship-log.md``, "Baselines").
+    1-10 digits (``docs/logs/flagship-log.md``, "Baselines").
     """
     longest = max(max_length, TRAINED_DIGITS)
     top = PositionScheme("consecutive").ids_needed(longest, "+", "cho")    # the closing $ of a longest sum
@@ -134,7 +134,7 @@ def ape_recipe(steps: int = APE_STEPS, batch_size: int = BATCH, seed: int = 0,
     base = coupled_recipe(steps, batch_size, seed)
     # With one layer an answer digit cannot know where '=' is, hence which absolute positions hold its
     # operand digits (1 layer: 0% at 10 digits); 2 layers learn short sums only. lr 3e-3 and weight decay
-    # 0.1 were the best of the screened settings (docs/flagship-log.md).
+    # 0.1 were the best of the screened settings (docs/logs/flagship-log.md).
     model = replace(base.model, n_layers=APE_LAYERS, encoding="learned", relative_bias=False,
                     max_positions=top + 1)
     train = replace(base.train, batch_size=batch_size, lr=3e-3, weight_decay=0.1)

@@ -162,7 +162,7 @@ def test_resumed_loss_log_equals_an_uninterrupted_run(tmp_path):
     assert len(whole) == 3 and resumed.losses == pytest.approx(whole, rel=1e-6, abs=0)
 
 
-# -- half precision (issue 19): float16 files load into the float32 model exactly -----------------------
+# -- half precision: float16 files load into the float32 model exactly -----------------------
 def test_half_round_trip_gives_the_rounded_models_outputs(saved, tmp_path):
     from safetensors import safe_open
     from safetensors.torch import load_file

@@ -49,7 +49,7 @@ def test_solutions_are_reached_by_notebook_name():
 
 
 def test_every_notebook_01_to_08_has_two_coding_exercises():
-    """Issue 20: each of notebooks 01-08 has at least two checked coding exercises (a check_* call on a stub)."""
+    """Each of notebooks 01-08 has at least two checked coding exercises (a check_* call on a stub)."""
     import json
     import re
     from pathlib import Path

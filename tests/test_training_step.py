@@ -1,4 +1,4 @@
-"""The faster training step computes what the plain one computed (issue 21, throughput):
+"""The faster training step computes what the plain one computed (the throughput work, docs/logs/flagship-log.md):
 
 * batches drawn in a background thread (``Prefetcher``) are the batches drawn in series, in the same order;
 * the relative bias looked up with ``index_select`` equals advanced indexing ``table[:, rel]``, forward and

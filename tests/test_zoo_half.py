@@ -1,4 +1,4 @@
-"""Issue 19: zoo entries stored in half precision. ``build`` rounds to float16 before measuring, ``verify``
+"""Zoo entries stored in half precision. ``build`` rounds to float16 before measuring, ``verify``
 rounds a retrained model the same way, ``migrate --half`` converts a float32 entry and re-measures it,
 and the manifest's compact layout reads back as the same data."""
 from __future__ import annotations

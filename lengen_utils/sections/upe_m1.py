@@ -145,7 +145,7 @@ def decline_text(row: Mapping[str, float], length: int, trained: int) -> str:
     return render_md(
         "At {n} digits UPE gets {em:pct} of the problems right, but only {x1:pct} of the `× 1` problems, which are\n"
         "a copy, and {l1:pct} of those with at most one carry level; the units digit is right in {u:pct}. The first\n"
-        "session's search (docs/logs/upe-log.md) found the cause: a query sees digits at relative offsets that training\n"
+        "recipe search (docs/logs/upe-log.md) found the cause: a query sees digits at relative offsets that training\n"
         "only ever filled with `pad` (a multiplicand of at most {t} digits never puts two of its digits more than "
         "{t1}\napart), and these keys draw attention mass that grows with the number of digits. In that search, "
         "evaluating\nthe same problems in a wider frame (more pads, the same digits) raised the accuracy. UPE fixes "

@@ -125,7 +125,7 @@ def scale_text(name: str, frame: int, board: dict, headline: int) -> str:
         "attending everywhere, it declines\nlong before 3x the trained length, and the 3-digit multiplier is not "
         "learned in distribution. Two differences\nprobably matter most: capacity and data (the paper needed 9 "
         "layers and 5x the data for 3 digits), and checkpoint\nselection on long validation numbers (we report final "
-        "checkpoints; the first session's search gained a few points\nwith it). Our frame is also narrower "
+        "checkpoints; the first recipe search gained a few points\nwith it). Our frame is also narrower "
         "($l = {L}$ instead of the paper's 20). Two CPU-sized changes reach 3x: the zero\nshift (section 5), and, "
         "without any augmentation, an attention window of {win} ({w15:pct} at {h} digits, median over {seeds} "
         "seeds,\nin the frame $l = {lw}$); without a GPU we could not test whether scale alone does the same.",

@@ -1,7 +1,7 @@
 """Train, evaluate, save and record a zoo entry; load it back; verify it end to end.
 
 ``build`` checks everything it can before training (the name, the manifest's shape, that the assets
-folder is writable), then trains, rounds the weights to float16 (issue 19: the assets stay small),
+folder is writable), then trains, rounds the weights to float16 (so that assets/ stays small),
 measures the rounded model, and hands the half-precision asset and its record (``"storage": "float16"``)
 to :func:`~lengen_utils.zoo.manifest.commit`, which writes both or neither. The recorded metrics are
 therefore exactly those of the stored file; ``verify`` rounds a retrained model the same way.

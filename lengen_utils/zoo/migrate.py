@@ -7,7 +7,7 @@ seals is the committed one), the asset and its record are replaced together
 (:func:`~lengen_utils.zoo.manifest.commit`), and the new file is re-measured: its exact match must equal
 the manifest's metrics exactly (``zoo verify --no-retrain``).
 
-``migrate --half NAME ...`` converts a float32 entry to half precision (issue 19): the file is checked
+``migrate --half NAME ...`` converts a float32 entry to half precision (so that assets/ stays small): the file is checked
 against its manifest sha256, its weights are rounded to float16 and saved so, and every metric is
 re-measured on the rounded model with the builder's ``measure``. The record keeps its command, configs
 and training time; its metrics become the re-measured ones, the float32 exact match is kept as

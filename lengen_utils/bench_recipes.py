@@ -25,7 +25,7 @@ def apply_overrides(recipe: ZooEntry, overrides: list[str]) -> ZooEntry:
     """Apply ``section.field=value`` overrides (section: task, model or train; value parsed as JSON).
     A malformed override, an unknown field or a value the config refuses raises ``ValueError``."""
     for item in overrides:
-        section, field, val = parse_override(item, {k: v for k, v in recipe.configs().items()})
+        section, field, val = parse_override(item, recipe.configs())
         if field == "betas" and isinstance(val, list):
             val = tuple(val)
         try:

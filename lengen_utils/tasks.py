@@ -73,21 +73,21 @@ class Task:
         c = self.config
         if self.board:
             return sample_boards(rng, n, c.min_digits, c.max_digits)
-        top = c.max_digits
+        top, multiplier_digits, exact, cap = c.max_digits, c.multiplier_digits, c.multiplier_exact, None
         if c.curriculum != "none":
             if progress is None:
                 raise ConfigError(f"the task's curriculum={c.curriculum!r} draws problems by training progress; "
                                   f"pass progress=step/steps (train.fit does)")
             cap = curriculum_cap(c.curriculum, progress, c.curriculum_fraction, c.min_digits, c.max_digits,
                                  c.multiplier_digits)
-            if cap is not None and c.curriculum == "cascade":
-                probs = sample_cascade_stage(rng, c.min_digits, c.max_digits, cap, n)
-                return [self._shift(p, rng) for p in probs] if c.shift_augment else probs
+        if cap is not None and c.curriculum == "cascade":
+            probs = sample_cascade_stage(rng, c.min_digits, c.max_digits, cap, n)
+        else:
             if cap is not None and c.curriculum == "multiplier":
-                probs = self._sample(rng, top, n, multiplier_digits=cap, multiplier_exact=True)
-                return [self._shift(p, rng) for p in probs] if c.shift_augment else probs
-            top = top if cap is None else cap
-        probs = self._sample(rng, top, n, c.multiplier_digits, c.multiplier_exact)
+                multiplier_digits, exact = cap, True
+            elif cap is not None:                      # length: operands up to the cap
+                top = cap
+            probs = self._sample(rng, top, n, multiplier_digits, exact)
         if c.shift_augment:
             probs = [self._shift(p, rng) for p in probs]
         return probs

@@ -60,10 +60,11 @@ class Shape:
     cpu_decode_n: int
 
 
+_FLAGSHIP = flagship_recipe()
 SHAPES: dict[str, Shape] = {s.name: s for s in (
     Shape("flagship", "the CPU flagship (zoo entry flagship-coupled): coupled decoder + relative bias + the sink, "
           "1 layer d 64, 4 problems packed per sequence, 1-10 digits, IDs to 128",
-          flagship_recipe().model, flagship_recipe().task,
+          _FLAGSHIP.model, _FLAGSHIP.task,
           batch_size=32, cpu_batch_size=32, decode_length=10, decode_n=1000, cpu_decode_n=500),
     Shape("cho-1to30", "Cho et al. Section 4 / App. A: coupled decoder, 1 layer d 512, 4 heads, d_ff 2048, "
           "1-30 digit operands, max_pos 202",

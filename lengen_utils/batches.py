@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 from . import problems as P
+from .carries import column_carries
 from .constants import IGNORE_INDEX
 from .example import Example
 from .positions import uniform_slots
@@ -32,12 +33,13 @@ class Batch:
     examples: list[Example]
     number_ids: torch.Tensor | None = None   # encoder format: frame IDs, 0 for text (text_filler.frame_ids)
     digits: torch.Tensor | None = None       # [B, T] the row's longest operand (board side): a looped model's loops
+    carry_targets: torch.Tensor | None = None   # [B, T] each answer column's incoming carry (TaskConfig.carry_targets)
 
     def to(self, device: torch.device | str) -> "Batch":
         move = lambda t: None if t is None else t.to(device, non_blocking=True)  # noqa: E731
         return Batch(move(self.tokens), move(self.targets), move(self.position_ids), move(self.key_padding),
                      move(self.uniform_slots), self.examples, number_ids=move(self.number_ids),
-                     digits=move(self.digits))
+                     digits=move(self.digits), carry_targets=move(self.carry_targets))
 
     def model_inputs(self, digits: bool = False) -> dict:
         """Keyword arguments of the model's forward pass; ``digits=True`` adds each row's operand length (a
@@ -79,6 +81,20 @@ def collate(examples: list[Example], position_ids: list[list[int]], with_slots: 
     digits = torch.tensor([problem_digits(e.problem) for e in examples], dtype=torch.long)[:, None].expand(B, T)
     return Batch(as_tensor(tokens), as_tensor(targets), torch.tensor(pos, dtype=torch.long).view(B, T, *channels),
                  as_tensor(keep, torch.bool), as_tensor(slots) if with_slots else None, examples, digits=digits)
+
+
+def carry_target_ids(examples: list[Example], length: int) -> torch.Tensor:
+    """``[B, length]``: at each supervised position of an encoder example, the carry its answer column receives
+    (:func:`~lengen_utils.carries.column_carries`), ``IGNORE_INDEX`` elsewhere (padding included)."""
+    rows = []
+    for ex in examples:
+        row = [IGNORE_INDEX] * length
+        sig = ex.target_significance
+        carries = column_carries(ex.problem.a, ex.problem.b, max(sig) + 1)
+        for pos, s in zip(ex.supervised, sig):
+            row[pos] = carries[s]
+        rows.append(row)
+    return torch.tensor(rows, dtype=torch.long)
 
 
 def target_ids(targets) -> list[int]:

@@ -30,7 +30,8 @@ from .problems import ProblemError, num_digits
 __all__ = [
     "GENERATE", "PROPAGATE", "KILL", "CLASSES", "PAIRS_BY_CLASS", "PAIR_COUNTS", "classify",
     "digit_sums", "carry_propagation_levels", "cascade_length", "longest_carry_run",
-    "cascade_lengths_from_sums", "carry_runs_from_sums", "multiplication_levels", "MEASURES",
+    "cascade_lengths_from_sums", "carry_runs_from_sums", "multiplication_levels", "column_carries",
+    "MEASURES",
 ]
 
 # Classes of a digit sum, in the order used by every table of the complexity modules.
@@ -237,3 +238,24 @@ MEASURES = {"cascade": cascade_length, "carry_run": longest_carry_run}
 """The two complexity measures of Section 4: the cascade of carries (C2) and the longest run of
 consecutive carries (C1)."""
 
+
+def column_carries(a: int, b: int, width: int) -> list[int]:
+    """The carry *into* each column ``s = 0..width-1`` of the schoolbook product ``a x b`` (column method).
+
+    Column ``s`` adds the products ``a_i b_r`` with ``i + r = s`` and the carry it receives; it writes that total
+    mod 10 and passes ``floor(total / 10)`` on: ``c_0 = 0``, ``c_{s+1} = floor((sum_{i+r=s} a_i b_r + c_s) / 10)``.
+    For a ``k``-digit multiplier a column holds at most ``k`` products, so ``c_s <= 9k - 1`` (26 for ``k = 3``).
+    Example: ``column_carries(99, 99, 4) == [0, 8, 17, 9]`` (columns 81, 162 + 8, 81 + 17, 0 + 9 -> 9801).
+    This is the long-range part of each answer digit: the digit is (column sum + carry) mod 10, where the column
+    sum reads at most ``k`` products and the carry everything below it.
+    """
+    a = check_non_negative(a, "a")
+    b = check_non_negative(b, "b")
+    width = check_non_negative(width, "width")
+    xs, ys = _digits(a, num_digits(a)), _digits(b, num_digits(b))
+    carries, carry = [], 0
+    for s in range(width):
+        carries.append(carry)
+        column = sum(xs[i] * ys[s - i] for i in range(max(0, s - len(ys) + 1), min(s, len(xs) - 1) + 1))
+        carry = (column + carry) // 10
+    return carries

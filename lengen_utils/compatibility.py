@@ -13,6 +13,8 @@ tell, before any training or evaluation:
   arithmetic heads need the encoder, which ModelConfig and the layout check above already enforce).
 * random spaces write the blank token, so the vocabulary must hold it; a looped model whose loops grow with
   the operand length needs one problem per row (``pack=1``).
+* carry targets (``TaskConfig.carry_targets``) need a carry head with a class per carry value
+  (``ModelConfig.carry_classes >= 9k``), and a carry head needs them: untrained, it would only add noise.
 * the minesweeper task (Cho et al. Section 6.2) needs a decoder with two ID channels
   (``position_channels=2``: row, column) and a vocabulary that holds the mine token ``M``.
 """
@@ -49,6 +51,17 @@ def _check_channels(m: ModelConfig, t: TaskConfig) -> None:
         _check_table(m, t, "row and column IDs")
 
 
+def _check_carry_head(m: ModelConfig, t: TaskConfig) -> None:
+    """Carry targets and the carry head come together, with a class for every carry the task can produce."""
+    if t.carry_targets and m.carry_classes < t.carry_classes:
+        raise ConfigError(f"carry_targets=True: a {t.multiplier_digits}-digit multiplier's carries take "
+                          f"{t.carry_classes} values but the model has carry_classes={m.carry_classes}; use "
+                          f"ModelConfig(carry_classes={t.carry_classes})")
+    if m.carry_classes and not t.carry_targets:
+        raise ConfigError(f"the model has a carry head (carry_classes={m.carry_classes}) but the task has no carry "
+                          f"targets; use TaskConfig(carry_targets=True) or carry_classes=0")
+
+
 def check_compatible(model_config: ModelConfig, task_config: TaskConfig) -> None:
     """Raise :class:`ConfigError` naming the contradiction and its limit; return ``None`` if the pair fits."""
     if not isinstance(model_config, ModelConfig):
@@ -57,6 +70,7 @@ def check_compatible(model_config: ModelConfig, task_config: TaskConfig) -> None
         raise ConfigError(f"expected a TaskConfig, got {type(task_config).__name__}")
     m, t = model_config, task_config
     _check_channels(m, t)
+    _check_carry_head(m, t)
     if t.task == "minesweeper":
         return None
     layout = get_format(t.format).layout

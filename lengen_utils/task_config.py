@@ -55,7 +55,11 @@ class TaskConfig:
     ``p``, in training only (random spaces, :mod:`.spaces`); the formats ``cho_scratchpad``, ``cho_align``,
     ``cho_modsum`` and ``cho_carries`` write a scratchpad or one sub-task of addition
     (:mod:`~lengen_utils.addition_steps`); ``curriculum='length'`` or ``'cascade'`` holds long or carry-heavy
-    problems back during the first ``curriculum_fraction`` of training (:mod:`.curriculum`)."""
+    problems back during the first ``curriculum_fraction`` of training (:mod:`.curriculum`).
+
+    ``carry_targets=True`` (multiplication read by an encoder) adds a second training target at every answer
+    position: the carry that column receives from the columns below (:func:`~lengen_utils.carries.column_carries`),
+    read out by the model's carry head (``ModelConfig.carry_classes``). The answer and the test are unchanged."""
 
     op: str = "+"
     format: str = "cho"
@@ -77,6 +81,7 @@ class TaskConfig:
     spaces: float = 0.0                  # random spaces: P(a blank) per gap between operand digits, training only
     curriculum: str = "none"             # "length" (short to long), "cascade" (easy to hard by carries), "multiplier"
     curriculum_fraction: float = DEFAULT_FRACTION   # share of training the curriculum's stages take
+    carry_targets: bool = False          # training also supervises each answer column's incoming carry (encoder, x)
 
     def __post_init__(self) -> None:
         own = "TaskConfig"
@@ -92,7 +97,7 @@ class TaskConfig:
             check_int(own, name, getattr(self, name))
         for name in ("multiplier_digits", "frame_width", "shift_max_width"):
             check_int(own, name, getattr(self, name), optional=True)
-        for name in ("random_start", "shift_augment", "multiplier_exact"):
+        for name in ("random_start", "shift_augment", "multiplier_exact", "carry_targets"):
             check_bool(own, name, getattr(self, name))
         if self.min_digits > self.max_digits:
             raise ConfigError(f"min_digits={self.min_digits} exceeds max_digits={self.max_digits}")
@@ -126,6 +131,10 @@ class TaskConfig:
         self._check_positions_fit(width)
         self._check_filler()
         self._check_curriculum()
+        if self.carry_targets and (self.op != "*" or spec.layout != "encoder" or self.shift_augment):
+            raise ConfigError(f"carry_targets=True supervises the carry into each column of a product read by an "
+                              f"encoder (op='*', an encoder format, no shift_augment); got op={self.op!r}, "
+                              f"format={self.format!r}, shift_augment={self.shift_augment}")
 
     def _check_curriculum(self) -> None:
         """A curriculum (:mod:`.curriculum`) needs something to hold back and a sampler it can cap."""
@@ -169,7 +178,8 @@ class TaskConfig:
             check_int(own, name, getattr(self, name))
         check_bool(own, "random_start", self.random_start)
         unused = [n for n in ("op", "multiplier_digits", "frame_width", "shift_augment", "shift_max_width",
-                              "multiplier_exact", "filler_max", "spaces", "curriculum", "curriculum_fraction")
+                              "multiplier_exact", "filler_max", "spaces", "curriculum", "curriculum_fraction",
+                              "carry_targets")
                   if getattr(self, n) != getattr(defaults, n)]
         if unused:
             raise ConfigError(f"{unused} are arithmetic options; the minesweeper task leaves them at their defaults")
@@ -186,6 +196,11 @@ class TaskConfig:
             raise ConfigError(f"{self.pack} packed boards of {self.max_digits} rows need row IDs up to {rows} "
                               f"({BOARD_PACK_GAP} free rows between boards), but the IDs stop at "
                               f"max_position={self.max_position}")
+
+    @property
+    def carry_classes(self) -> int:
+        """Values a carry target can take: a column of a ``k``-digit multiplier passes on at most ``9k - 1``."""
+        return 9 * (self.multiplier_digits or 1)
 
     @property
     def train_width(self) -> int:

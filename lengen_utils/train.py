@@ -103,8 +103,16 @@ def lr_at(step: int, cfg: TrainConfig) -> float:
 
 
 def loss_on(model: Transformer, batch) -> torch.Tensor:
-    logits = model(**batch.model_inputs(digits=model.cfg.reads_digits))
-    return F.cross_entropy(logits.float().flatten(0, 1), batch.targets.flatten(), ignore_index=IGNORE_INDEX)
+    """Cross-entropy of the answer tokens; with carry targets (``TaskConfig.carry_targets``) plus that of the
+    carry head on each answer column's incoming carry, at equal weight."""
+    inputs = batch.model_inputs(digits=model.cfg.reads_digits)
+    if batch.carry_targets is None:
+        logits = model(**inputs)
+        return F.cross_entropy(logits.float().flatten(0, 1), batch.targets.flatten(), ignore_index=IGNORE_INDEX)
+    logits, carry_logits = model(**inputs, return_carry=True)
+    return (F.cross_entropy(logits.float().flatten(0, 1), batch.targets.flatten(), ignore_index=IGNORE_INDEX)
+            + F.cross_entropy(carry_logits.float().flatten(0, 1), batch.carry_targets.flatten(),
+                              ignore_index=IGNORE_INDEX))
 
 
 def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = True, log_every: int | None = None,

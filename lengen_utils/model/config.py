@@ -42,6 +42,9 @@ class ModelConfig:
     so a test twice as long gets twice the depth. ``input_injection=True`` adds the embedded input (tokens and
     positions) back to the residual stream before every pass after the first (McLeish et al. 2024's input
     injection), so a deep loop does not lose sight of its input.
+    ``carry_classes=n > 0`` adds a second linear read-out of the final hidden state, over ``n`` carry values: with
+    ``TaskConfig(carry_targets=True)`` training supervises it with the carry each answer column receives. Inference
+    reads only the answer head.
     ``arithmetic_heads=h`` (encoder only): the first h heads of every layer add relative key vectors among
     the number tokens only, indexed by frame IDs (Sabbaghi Section 3.3, :mod:`.arithmetic_heads`).
 
@@ -76,6 +79,7 @@ class ModelConfig:
     loops: int = 1                    # passes through the (weight-shared) stack of n_layers blocks
     loops_per_digit: float = 0.0      # > 0: a d-digit problem makes max(loops, ceil(loops_per_digit * d)) passes
     input_injection: bool = False     # add the embedded input back before every pass after the first
+    carry_classes: int = 0            # > 0: a second read-out, trained on each answer column's carry (9k for k digits)
 
     def __post_init__(self) -> None:
         own = "ModelConfig"
@@ -84,7 +88,7 @@ class ModelConfig:
         check_choice(own, "activation", self.activation, ACTIVATIONS)
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff", "max_positions", "upe_slots"):
             check_int(own, name, getattr(self, name))
-        for name in ("rpe_max_distance", "relative_bias_max_distance", "attention_window"):
+        for name in ("rpe_max_distance", "relative_bias_max_distance", "attention_window", "carry_classes"):
             check_int(own, name, getattr(self, name), minimum=0)
         for name in ("causal", "relative_bias", "relative_bias_uniform", "length_scale"):
             check_bool(own, name, getattr(self, name))

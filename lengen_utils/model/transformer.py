@@ -71,6 +71,7 @@ class Transformer(nn.Module):
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layers))
         self.norm = _norm(cfg)
         self.head = nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)
+        self.carry_head = nn.Linear(cfg.d_model, cfg.carry_classes, bias=False) if cfg.carry_classes else None
 
     def _passes(self, digits: torch.Tensor | None, shape: tuple[int, int]) -> tuple[int, torch.Tensor | None]:
         """Passes through the block stack, and ``[B, passes]`` (row still running) when rows differ."""
@@ -125,7 +126,7 @@ class Transformer(nn.Module):
     def forward(self, tokens: torch.Tensor, position_ids: torch.Tensor, key_padding: torch.Tensor | None = None,
                 uniform_slots: torch.Tensor | None = None, return_attention: bool = False,
                 cache: KVCache | None = None, number_ids: torch.Tensor | None = None,
-                digits: torch.Tensor | None = None):
+                digits: torch.Tensor | None = None, return_carry: bool = False):
         """Logits ``[B, T, vocab]`` for every position; with ``return_attention`` also a list of
         ``[B, H, T, Tk]`` weights. With ``cache`` (decoder only) the inputs are the next ``T``
         positions after those already in the cache, and the logits are theirs. ``number_ids`` (frame IDs of
@@ -134,7 +135,12 @@ class Transformer(nn.Module):
         at a fixed start): the attention biases are then built once for the batch, not once per row.
         ``digits`` ``[B, T]`` (at every position, its row's longest operand; sliced like the tokens, so a cached or
         blocked pass sees the same value) sets a looped model's passes when ``loops_per_digit > 0``: a row stops
-        changing after its own :meth:`~.config.ModelConfig.loops_for` passes."""
+        changing after its own :meth:`~.config.ModelConfig.loops_for` passes. ``return_carry`` also returns the carry
+        head's logits ``[B, T, carry_classes]`` (``ModelConfig.carry_classes``), as ``(logits, carry_logits)``."""
+        if return_carry and self.carry_head is None:
+            raise ValueError("return_carry=True: this model has no carry head (ModelConfig.carry_classes=0)")
+        if return_carry and return_attention:
+            raise ValueError("return_carry and return_attention: ask for one of them per call")
         channels = self.cfg.position_channels
         expected = tuple(tokens.shape) if channels == 1 else (*tokens.shape, channels)
         shape = tuple(position_ids.shape)
@@ -161,5 +167,8 @@ class Transformer(nn.Module):
             x = h if active is None else torch.where(active[:, t, None, None], h, x)   # finished rows keep x
         if cache is not None:
             cache.advance()
-        logits = self.head(self.norm(x))
+        hidden = self.norm(x)
+        logits = self.head(hidden)
+        if return_carry:
+            return logits, self.carry_head(hidden)
         return (logits, weights) if return_attention else logits

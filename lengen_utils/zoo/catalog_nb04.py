@@ -71,14 +71,15 @@ NB04_HEADLINE = {k: NB04_FRAME - k for k in NB04_MULTIPLIERS}
 
 def nb04_name(encoding: str, k: int = 1, seed: int = 0, shift: bool = False, trained: int = NB04_TRAINED,
               wd: bool = False, frame: int = NB04_FRAME, window: int = 0, curriculum: bool = False,
-              size: str = "") -> str:
+              size: str = "", carry: bool = False) -> str:
     """The zoo name of a notebook-04 entry, e.g. ``nb04_name("upe", 1, 0) == "nb04-upe-m1-s0"``.
 
     ``encoding`` is "learned"/"ape", "rpe" or "upe"; ``k`` the multiplier's digits; ``trained`` the
     multiplicand length trained on (only shown when it is not ``NB04_TRAINED``); ``wd`` the
     weight-decay entries of the positional maps; ``frame`` (shown when it is not ``NB04_FRAME``) Sabbaghi's l;
     ``window`` the attention window (``ModelConfig.attention_window``, shown when set); ``size`` a model of the
-    3-digit multiplier's second search (a key of ``NB04_M3_SIZES``); ``curriculum`` the multiplier curriculum k = 1 -> 2 -> 3.
+    3-digit multiplier's second search (a key of ``NB04_M3_SIZES``); ``curriculum`` the multiplier curriculum k = 1 -> 2 -> 3;
+    ``carry`` the carry head trained on each column's incoming carry (``TaskConfig.carry_targets``).
     """
     label = NB04_LABEL.get(encoding, encoding)
     if label not in NB04_LABEL.values():
@@ -90,12 +91,13 @@ def nb04_name(encoding: str, k: int = 1, seed: int = 0, shift: bool = False, tra
     parts += [f"w{window}"] if window else []
     parts += [size] if size else []
     parts += ["cur"] if curriculum else []
+    parts += ["carry"] if carry else []
     return "-".join(parts + [f"s{seed}"])
 
 
 def _nb04(encoding: str, k: int = 1, seed: int = 0, shift: bool = False, trained: int = NB04_TRAINED,
           weight_decay: float = 0.0, frame: int = NB04_FRAME, note: str = "", window: int = 0,
-          curriculum: bool = False, size: str = "", tags: tuple[str, ...] = ()) -> ZooEntry:
+          curriculum: bool = False, size: str = "", carry: bool = False, tags: tuple[str, ...] = ()) -> ZooEntry:
     if encoding == "ape":
         encoding = "learned"
     label = NB04_LABEL[encoding]
@@ -104,17 +106,17 @@ def _nb04(encoding: str, k: int = 1, seed: int = 0, shift: bool = False, trained
     wd_text = f", weight decay {weight_decay}" if weight_decay else ""
     return register(ZooEntry(
         name=nb04_name(encoding, k, seed, shift, trained, wd=weight_decay > 0, frame=frame, window=window,
-                       curriculum=curriculum, size=size),
+                       curriculum=curriculum, size=size, carry=carry),
         description=f"{label.upper()} encoder, Sabbaghi format l={frame}, {k}-digit multiplier x 1..{trained}-digit "
                     f"multiplicand{what}{wd_text}, seed {seed} (notebook 04)",
         task=TaskConfig(op="*", format="sabbaghi", positions="consecutive", sampler="balanced",
                         max_digits=trained, multiplier_digits=k, multiplier_exact=True, frame_width=frame,
                         random_start=False, max_position=frame + k + 2, eval_sampler="exact",
                         shift_augment=shift, shift_max_width=frame - 1 if shift else None,
-                        curriculum="multiplier" if curriculum else "none"),
+                        curriculum="multiplier" if curriculum else "none", carry_targets=carry),
         model=ModelConfig(d_model=r["d_model"], n_layers=r["n_layers"], n_heads=r["n_heads"], d_ff=r["d_ff"],
                           causal=False, encoding=encoding, rpe_max_distance=frame + k + 2, upe_slots=k,
-                          max_positions=frame + k + 3, attention_window=window),
+                          max_positions=frame + k + 3, attention_window=window, carry_classes=9 * k if carry else 0),
         train=TrainConfig(steps=r["steps"], batch_size=64, lr=r["lr"], warmup_steps=100,
                           weight_decay=weight_decay, seed=seed),
         eval_lengths=tuple(range(1, frame)), eval_n=NB04_EVAL_N,
@@ -195,3 +197,13 @@ for _cur in (True, False):
 for _size in ("deep", "wide", "long"):
     _nb04("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size=_size, curriculum=True,
           tags=("nb04-m3-search",), note=f"; attention window {NB04_M3_WINDOW}; multiplier curriculum 1 -> 2 -> 3 digits")
+# The longest run was the best (34.6% at 5 digits, not mastered): seeds 1 and 2 give the best CPU recipe's spread.
+for _seed in (1, 2):
+    _nb04("upe", 3, _seed, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size="long", curriculum=True,
+          tags=("nb04-m3-search",), note=f"; attention window {NB04_M3_WINDOW}; multiplier curriculum 1 -> 2 -> 3 digits")
+# The weak spot, supervised: every middle digit is (three products + the carry from below) mod 10, and the carry is
+# what the models above get wrong. A second read-out learns each column's incoming carry during training only
+# (TaskConfig.carry_targets; the answer and the test are unchanged). Same model and budget as big-cur.
+_nb04("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size="big", curriculum=True, carry=True,
+      tags=("nb04-m3-search",), note=f"; attention window {NB04_M3_WINDOW}; multiplier curriculum 1 -> 2 -> 3 digits; "
+                                     f"carry head trained on each column's incoming carry")

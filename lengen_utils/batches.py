@@ -7,7 +7,7 @@ the model, training and evaluation read them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
 
 import numpy as np
@@ -40,6 +40,11 @@ class Batch:
         return Batch(move(self.tokens), move(self.targets), move(self.position_ids), move(self.key_padding),
                      move(self.uniform_slots), self.examples, number_ids=move(self.number_ids),
                      digits=move(self.digits), carry_targets=move(self.carry_targets))
+
+    def without_examples(self) -> "Batch":
+        """The same tensors without the example records: what a training step needs, and quick to pickle (a worker
+        process sends its batches so)."""
+        return replace(self, examples=[])
 
     def model_inputs(self, digits: bool = False) -> dict:
         """Keyword arguments of the model's forward pass; ``digits=True`` adds each row's operand length (a

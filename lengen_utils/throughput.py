@@ -17,8 +17,8 @@ optimizer and the embedding lookups are left out), on the padded batch the hardw
 The same run measures the machine's fp32 matrix multiply (``1024 x 1024``, :func:`sgemm_rate`), the roof that
 the step's FLOP/s are compared with, and the cost of drawing batches during training: the timed steps run once
 on batches drawn beforehand (the step alone) and once on batches drawn as :func:`~lengen_utils.train.fit`
-draws them (in a background thread, :class:`~lengen_utils.train_runtime.Prefetcher`); the data-preparation share is
-how much longer the second takes.
+draws them (by a forked worker process or a background thread, :func:`~lengen_utils.train_runtime.prefetcher`;
+``--data-worker``); the data-preparation share is how much longer the second takes.
 
 Decoding throughput is answer tokens produced per second by :func:`evaluate_lengths` with
 ``greedy=True`` (an encoder predicts its answer in one pass), including batching and scoring.
@@ -41,7 +41,7 @@ from .evaluate import evaluate_lengths
 from .model import ModelConfig, Transformer
 from .task_config import TaskConfig
 from .tasks import Task
-from .train_runtime import Prefetcher, keep_freed_memory
+from .train_runtime import DATA_WORKERS, data_worker_mode, keep_freed_memory, prefetcher
 from .zoo.flagship import flagship_recipe
 
 
@@ -123,7 +123,7 @@ def sgemm_rate(device: torch.device, n: int = 1024, repeats: int = 10) -> float:
 
 
 def measure_training(shape: Shape, steps: int, batch_size: int, device: torch.device, warmup: int = 3,
-                     seed: int = 0) -> dict:
+                     seed: int = 0, data_worker: str = "auto") -> dict:
     """Time ``steps`` optimizer steps after ``warmup`` untimed ones on batches drawn (and timed) first, and,
     in alternate blocks of 5, ``steps`` more on batches drawn as ``fit`` draws them (in a background thread
     while the step runs)."""
@@ -154,7 +154,8 @@ def measure_training(shape: Shape, steps: int, batch_size: int, device: torch.de
     # The live loop draws the same batches again (same seed), so both loops step on the same shapes; its first
     # `warmup` draws warm it up untimed (the first has nothing to overlap with; fit pays it once).
     live_rng = np.random.default_rng(seed)
-    live = Prefetcher(lambda i: task.train_batch(live_rng, batch_size), 0, warmup + steps)
+    mode = data_worker_mode(data_worker)
+    live = prefetcher(lambda i: task.train_batch(live_rng, batch_size).without_examples(), 0, warmup + steps, mode)
     for _ in range(warmup):
         step(live.take().to(device), live.release)
     live.settle()
@@ -178,7 +179,10 @@ def measure_training(shape: Shape, steps: int, batch_size: int, device: torch.de
             "mean_seq_len": padded / (steps * batch_size), "tokens_per_s": real / seconds,
             "padded_tokens_per_s": padded / seconds, "flops_per_step": flops / steps, "flop_per_s": flops / seconds,
             "data_ms_per_step": 1000 * data_s, "live_data_seconds": live_s,
-            "data_share": live_s / seconds - 1.0, "final_loss": float(losses[-1])}
+            "data_share": live_s / seconds - 1.0, "data_worker": mode, "final_loss": float(losses[-1])}
+
+
+_WORKER_TEXT = {"process": "worker process", "thread": "background thread"}
 
 
 def _timed(work, device: torch.device) -> float:
@@ -210,7 +214,7 @@ def measure_decoding(shape: Shape, n: int, device: torch.device, seed: int = 0) 
 
 
 def run(config: str = "flagship", steps: int = 20, batch_size: int | None = None, device: str | None = None,
-        decode_n: int | None = None, warmup: int = 3) -> dict:
+        decode_n: int | None = None, warmup: int = 3, data_worker: str = "auto") -> dict:
     """Measure one named shape; returns the JSON-ready record."""
     shape = SHAPES[config]
     dev = pick_device(device)
@@ -223,7 +227,8 @@ def run(config: str = "flagship", steps: int = 20, batch_size: int | None = None
               "threads": torch.get_num_threads(), "torch": torch.__version__,
               "params": sum(p.numel() for p in Transformer(shape.model).parameters()),
               "matmul_params": matmul_params(shape.model), "model": shape.model.to_dict(),
-              "task": shape.task.to_dict(), "train": measure_training(shape, steps, batch, dev, warmup)}
+              "task": shape.task.to_dict(), "train": measure_training(shape, steps, batch, dev, warmup,
+                                                                               data_worker=data_worker)}
     record["sgemm_flop_per_s"] = sgemm_rate(dev)
     record["sgemm_ratio"] = record["train"]["flop_per_s"] / record["sgemm_flop_per_s"]
     record["decode"] = measure_decoding(shape, n, dev) if n > 0 else None
@@ -246,7 +251,8 @@ def format_table(rec: dict) -> str:
             ("fp32 matmul", f"{rec['sgemm_flop_per_s'] / 1e9:,.2f} GFLOP/s (1024 x 1024, this run): the step reaches "
                             f"{100 * rec['sgemm_ratio']:.0f}% of it"),
             ("data", f"{t['data_ms_per_step']:.1f} ms per batch to sample and encode (in series); drawn during "
-                     f"training (in a background thread) it adds {100 * t['data_share']:+.1f}% to the step")]
+                     f"training (in a {_WORKER_TEXT[t['data_worker']]}) it adds {100 * t['data_share']:+.1f}% to "
+                     f"the step")]
     d = rec.get("decode")
     if d:
         rows += [("decode", f"{d['problems']} problems at {d['length']} digits, {d['mode']}, {d['seconds']:.2f} s"),
@@ -273,6 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--decode-n", type=int, default=None, help="problems to decode; 0 skips decoding")
     p.add_argument("--device", default=None, help="cpu or cuda (default: cuda if present)")
     p.add_argument("--threads", type=int, default=None, help="CPU threads (default: LENGEN_THREADS or all cores)")
+    p.add_argument("--data-worker", default="auto", choices=DATA_WORKERS,
+                   help="draw batches in a worker process, a background thread, or auto (as fit does: the worker "
+                        "where fork exists and a second core is free)")
     p.add_argument("--json", action="store_true", help="print the record as JSON instead of a table")
     return p
 
@@ -299,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"throughput: error: {problem}", file=sys.stderr)
         return 2
     set_cpu_threads(args.threads)
-    rec = run(args.config, args.steps, args.batch_size, args.device, args.decode_n, args.warmup)
+    rec = run(args.config, args.steps, args.batch_size, args.device, args.decode_n, args.warmup, args.data_worker)
     print(json.dumps(rec, indent=2) if args.json else format_table(rec))
     return 0
 

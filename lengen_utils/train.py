@@ -2,9 +2,9 @@
 
 ``fit`` draws fresh problems every step (the data are infinite; position starts are redrawn every
 time), runs on whatever device the model is on with bf16 autocast on CUDA, and can save and resume
-its full state. The next batch is drawn in a background thread while the current step runs
-(:class:`Prefetcher`, released as the backward pass starts): the same generator draws the same batches in
-the same order, so the run is the same.
+its full state. The next batches are drawn while the current step runs, by a forked worker process or a
+background thread (:func:`~lengen_utils.train_runtime.prefetcher`, ``fit(data_worker=...)``): the same generator
+draws the same batches in the same order, so the run is the same either way.
 Freed memory stays in the process (:func:`keep_freed_memory`), so a step reuses the pages of the one before.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from .constants import IGNORE_INDEX
 from .device import autocast, seed_everything
 from .model import Transformer
 from .tasks import Task
-from .train_runtime import Prefetcher, keep_freed_memory
+from .train_runtime import DATA_WORKERS, keep_freed_memory, prefetcher
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,8 @@ def loss_on(model: Transformer, batch) -> torch.Tensor:
 
 def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = True, log_every: int | None = None,
         state_path: str | Path | None = None, resume: bool = False, save_every: int = 0,
-        callback: Callable[[int, float], None] | None = None, desc: str = "training") -> TrainResult:
+        callback: Callable[[int, float], None] | None = None, desc: str = "training",
+        data_worker: str = "auto") -> TrainResult:
     """Train ``model`` on ``task`` for ``cfg.steps`` steps; returns losses and wall-clock time.
 
     The model and task configs are checked against each other first (:func:`check_compatible`).
@@ -125,7 +126,10 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     ``save_every`` steps and at the end; ``resume=True`` continues from that file, which must exist and
     come from the same run (same model, task and TrainConfig): a resumed run logs exactly the losses of an
     uninterrupted one. ``resume=False`` starts fresh (and overwrites the file). ``callback(step, loss)``
-    runs every ``log_every`` steps (default 50, or the saved run's value when resuming).
+    runs every ``log_every`` steps (default 50, or the saved run's value when resuming). ``data_worker`` draws the
+    batches in a forked worker process ("process"), a background thread ("thread") or, "auto", the worker where
+    ``fork`` exists and a second core is free (:func:`~lengen_utils.train_runtime.data_worker_mode`; the environment
+    variable ``LENGEN_DATA_WORKER`` overrides "auto"). The batches, and so the run, are the same either way.
     """
     from tqdm.auto import tqdm
 
@@ -135,6 +139,8 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     check_int("fit", "save_every", save_every, minimum=0)
     if log_every is not None:
         check_int("fit", "log_every", log_every)
+    if data_worker not in DATA_WORKERS:
+        raise ConfigError(f"fit's data_worker must be one of {DATA_WORKERS}, got {data_worker!r}")
     state = None
     if resume:
         if state_path is None:
@@ -172,14 +178,15 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
                 "torch_rng": torch.get_rng_state(), "train_config": cfg.to_dict(),
                 "model_config": model.cfg.to_dict(), "task_config": task.config.to_dict()})
 
-    def draw(step: int):   # in the prefetching thread: the batch, and the generator's state after it
+    def draw(step: int):   # in the worker: the batch, and the generator's state after it (for snapshots)
         batch = task.train_batch(rng, cfg.batch_size, progress=step / cfg.steps)   # curricula read progress
-        return batch, rng.bit_generator.state
+        return batch.without_examples(), rng.bit_generator.state
 
     model.train()
     t0 = time.perf_counter()
     bar = tqdm(range(start, cfg.steps), desc=desc, disable=not progress, initial=start, total=cfg.steps)
-    batches = Prefetcher(draw, start, cfg.steps)
+    batches = prefetcher(draw, start, cfg.steps, data_worker)
+    rng_state = None       # the generator after the last batch taken (a worker process draws from its own copy)
     try:
         for step in bar:
             batch, rng_state = batches.take()
@@ -196,7 +203,7 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     finally:
         batches.close()
     seconds = time.perf_counter() - t0
-    snapshot(cfg.steps)
+    snapshot(cfg.steps, rng_state)
     model.eval()
     return TrainResult(cfg.steps - start, seconds, losses, log_every)
 

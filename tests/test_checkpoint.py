@@ -125,8 +125,29 @@ def test_committed_zoo_files_still_load():
         load_model(path)                    # every committed file is in format 2: its header is checked
 
 
-def test_resumed_loss_log_equals_an_uninterrupted_run(tmp_path):
-    """save_every=2 is not a multiple of log_every=3: the unfinished loss window travels in the state."""
+class Crash(Exception):
+    pass
+
+
+def _crashing_task(config):
+    """A task whose 6th training batch fails (module level: a worker process sends the error back pickled)."""
+    from lengen_utils.tasks import Task
+
+    class CrashingTask(Task):
+        calls = 0
+
+        def train_batch(self, rng, batch_size, progress=None):
+            CrashingTask.calls += 1
+            if CrashingTask.calls == 6:      # dies drawing step 6's batch: last save after step 4, mid-window
+                raise Crash
+            return super().train_batch(rng, batch_size, progress)
+    return CrashingTask(config)
+
+
+@pytest.mark.parametrize("data_worker", ["thread", "process"])
+def test_resumed_loss_log_equals_an_uninterrupted_run(tmp_path, data_worker):
+    """save_every=2 is not a multiple of log_every=3: the unfinished loss window travels in the state. A worker
+    process draws from its own copy of the generator: the state saved is the generator after the batches used."""
     from lengen_utils.tasks import Task, TaskConfig
     from lengen_utils.train import TrainConfig, fit
 
@@ -141,24 +162,13 @@ def test_resumed_loss_log_equals_an_uninterrupted_run(tmp_path):
         m.load_state_dict(init)
         return m
 
-    whole = fit(model(), Task(task_cfg), cfg, progress=False, log_every=3).losses
-
-    class Crash(Exception):
-        pass
-
-    class CrashingTask(Task):
-        calls = 0
-
-        def train_batch(self, rng, batch_size, progress=None):
-            CrashingTask.calls += 1
-            if CrashingTask.calls == 6:      # dies drawing step 6's batch: last save after step 4, mid-window
-                raise Crash
-            return super().train_batch(rng, batch_size, progress)
-
+    whole = fit(model(), Task(task_cfg), cfg, progress=False, log_every=3, data_worker="thread").losses
     state = tmp_path / "state.pt"
     with pytest.raises(Crash):
-        fit(model(), CrashingTask(task_cfg), cfg, progress=False, log_every=3, save_every=2, state_path=state)
-    resumed = fit(Transformer(model_cfg), Task(task_cfg), cfg, progress=False, state_path=state, resume=True)
+        fit(model(), _crashing_task(task_cfg), cfg, progress=False, log_every=3, save_every=2, state_path=state,
+            data_worker=data_worker)
+    resumed = fit(Transformer(model_cfg), Task(task_cfg), cfg, progress=False, state_path=state, resume=True,
+                  data_worker=data_worker)
     assert len(whole) == 3 and resumed.losses == pytest.approx(whole, rel=1e-6, abs=0)
 
 

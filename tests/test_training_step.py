@@ -1,6 +1,7 @@
 """The faster training step computes what the plain one computed (the throughput work, docs/logs/flagship-log.md):
 
-* batches drawn in a background thread (``Prefetcher``) are the batches drawn in series, in the same order;
+* batches drawn in a background thread (``Prefetcher``) or a worker process (``WorkerPrefetcher``) are the batches
+  drawn in series, in the same order, and a run trains the same either way;
 * the relative bias looked up with ``index_select`` equals advanced indexing ``table[:, rel]``, forward and
   gradient;
 * the decoder's written-out math attention equals SDPA with the masked bias, forward and gradient;
@@ -147,3 +148,86 @@ def test_prefetcher_restores_the_switch_interval():
     assert sys.getswitchinterval() < before
     batches.close()
     assert sys.getswitchinterval() == before
+
+
+def test_worker_process_draws_the_serial_batches_in_order():
+    from lengen_utils.train_runtime import WorkerPrefetcher
+    task = Task(COUPLED_TASK)
+    serial_rng, worker_rng = np.random.default_rng(5), np.random.default_rng(5)
+    serial = [task.train_batch(serial_rng, 4, progress=i / 6) for i in range(6)]
+    drawn = _all(WorkerPrefetcher(lambda i: (task.train_batch(worker_rng, 4, progress=i / 6).without_examples(),
+                                             worker_rng.bit_generator.state), 0, 6), 6)
+    for a, (b, _) in zip(serial, drawn):
+        assert b.examples == []
+        for name in ("tokens", "targets", "position_ids", "key_padding", "uniform_slots"):
+            assert (getattr(a, name) is None and getattr(b, name) is None) or torch.equal(getattr(a, name),
+                                                                                      getattr(b, name)), name
+    assert drawn[-1][1] == serial_rng.bit_generator.state          # the worker's generator, sent back
+    assert worker_rng.bit_generator.state == np.random.default_rng(5).bit_generator.state   # ours did not move
+
+
+def test_worker_process_order_range_errors_and_death():
+    import os
+
+    from lengen_utils.train_runtime import WorkerPrefetcher
+    assert _all(WorkerPrefetcher(lambda i: i * i, 2, 6), 4) == [4, 9, 16, 25]
+    empty = WorkerPrefetcher(lambda i: i, 3, 3)
+    with pytest.raises(StopIteration):
+        empty.take()
+    empty.close()
+
+    def draw(i):
+        if i == 2:
+            raise ValueError("draw 2 failed")
+        return i
+    items = WorkerPrefetcher(draw, 0, 5)
+    assert items.take() == 0 and items.take() == 1
+    with pytest.raises(ValueError, match="draw 2 failed"):
+        items.take()
+    items.close()
+
+    class Local(Exception):      # does not pickle: its text comes back
+        pass
+
+    def local(i):
+        raise Local("no pickle")
+    items = WorkerPrefetcher(local, 0, 2)
+    with pytest.raises(RuntimeError, match="Local in the batch worker: no pickle"):
+        items.take()
+    items.close()
+    dying = WorkerPrefetcher(lambda i: os._exit(3), 0, 2)
+    with pytest.raises(RuntimeError, match="exit code 3.*data_worker='thread'"):
+        dying.take()
+    dying.close()
+
+
+def test_fit_trains_the_same_with_a_worker_process_or_a_thread():
+    from lengen_utils.train import TrainConfig, fit
+    cfg = TrainConfig(steps=6, batch_size=8, warmup_steps=1, seed=4)
+    model_cfg = ModelConfig(d_model=16, n_heads=2, d_ff=32, max_positions=COUPLED_TASK.max_position + 1)
+    runs = {}
+    for mode in ("thread", "process"):
+        torch.manual_seed(0)
+        model = Transformer(model_cfg)
+        runs[mode] = (fit(model, Task(COUPLED_TASK), cfg, progress=False, log_every=1, data_worker=mode).losses,
+                      model.state_dict())
+    assert runs["thread"][0] == runs["process"][0]
+    for name, value in runs["thread"][1].items():
+        assert torch.equal(value, runs["process"][1][name]), name
+
+
+def test_data_worker_choice_and_refusals(monkeypatch):
+    from lengen_utils.train import TrainConfig, fit
+    from lengen_utils.train_runtime import data_worker_mode
+    assert data_worker_mode("thread") == "thread" and data_worker_mode("process") == "process"
+    monkeypatch.setenv("LENGEN_DATA_WORKER", "thread")
+    assert data_worker_mode("auto") == "thread"
+    monkeypatch.setenv("LENGEN_DATA_WORKER", "threads")
+    with pytest.raises(ValueError, match="LENGEN_DATA_WORKER must be one of"):
+        data_worker_mode("auto")
+    with pytest.raises(ValueError, match="data_worker must be one of"):
+        data_worker_mode("fork")
+    from lengen_utils.config_checks import ConfigError
+    with pytest.raises(ConfigError, match="data_worker must be one of"):
+        fit(Transformer(ModelConfig(d_model=16, n_heads=2, d_ff=32)), Task(COUPLED_TASK), TrainConfig(steps=1),
+            progress=False, data_worker="fork")

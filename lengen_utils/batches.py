@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from . import problems as P
-from .carries import column_carries
+from .carries import column_carries, column_products
 from .constants import IGNORE_INDEX
 from .example import Example
 from .positions import uniform_slots
@@ -34,12 +34,14 @@ class Batch:
     number_ids: torch.Tensor | None = None   # encoder format: frame IDs, 0 for text (text_filler.frame_ids)
     digits: torch.Tensor | None = None       # [B, T] the row's longest operand (board side): a looped model's loops
     carry_targets: torch.Tensor | None = None   # [B, T] each answer column's incoming carry (TaskConfig.carry_targets)
+    product_targets: torch.Tensor | None = None  # [B, T, k] each answer column's digit products (product_targets)
 
     def to(self, device: torch.device | str) -> "Batch":
         move = lambda t: None if t is None else t.to(device, non_blocking=True)  # noqa: E731
         return Batch(move(self.tokens), move(self.targets), move(self.position_ids), move(self.key_padding),
                      move(self.uniform_slots), self.examples, number_ids=move(self.number_ids),
-                     digits=move(self.digits), carry_targets=move(self.carry_targets))
+                     digits=move(self.digits), carry_targets=move(self.carry_targets),
+                     product_targets=move(self.product_targets))
 
     def without_examples(self) -> "Batch":
         """The same tensors without the example records: what a training step needs, and quick to pickle (a worker
@@ -98,6 +100,20 @@ def carry_target_ids(examples: list[Example], length: int) -> torch.Tensor:
         carries = column_carries(ex.problem.a, ex.problem.b, max(sig) + 1)
         for pos, s in zip(ex.supervised, sig):
             row[pos] = carries[s]
+        rows.append(row)
+    return torch.tensor(rows, dtype=torch.long)
+
+
+def product_target_ids(examples: list[Example], length: int, k: int) -> torch.Tensor:
+    """``[B, length, k]``: at each supervised position of an encoder example, its answer column's ``k`` digit
+    products (:func:`~lengen_utils.carries.column_products`), ``IGNORE_INDEX`` elsewhere."""
+    rows = []
+    for ex in examples:
+        row = [[IGNORE_INDEX] * k for _ in range(length)]
+        sig = ex.target_significance
+        products = column_products(ex.problem.a, ex.problem.b, max(sig) + 1, k)
+        for pos, s in zip(ex.supervised, sig):
+            row[pos] = products[s]
         rows.append(row)
     return torch.tensor(rows, dtype=torch.long)
 

@@ -31,6 +31,7 @@ __all__ = [
     "GENERATE", "PROPAGATE", "KILL", "CLASSES", "PAIRS_BY_CLASS", "PAIR_COUNTS", "classify",
     "digit_sums", "carry_propagation_levels", "cascade_length", "longest_carry_run",
     "cascade_lengths_from_sums", "carry_runs_from_sums", "multiplication_levels", "column_carries",
+    "column_products",
     "MEASURES",
 ]
 
@@ -259,3 +260,17 @@ def column_carries(a: int, b: int, width: int) -> list[int]:
         column = sum(xs[i] * ys[s - i] for i in range(max(0, s - len(ys) + 1), min(s, len(xs) - 1) + 1))
         carry = (column + carry) // 10
     return carries
+
+
+def column_products(a: int, b: int, width: int, k: int) -> list[list[int]]:
+    """The ``k`` digit products of each column ``s = 0..width-1`` of ``a x b``: ``[a_s b_0, a_{s-1} b_1, ...,
+    a_{s-k+1} b_{k-1}]``, a missing digit counting as 0. Column ``s`` of the answer is
+    ``(sum of these + column_carries(a, b, width)[s]) mod 10``.
+    Example: ``column_products(47, 36, 3, 2) == [[42, 0], [24, 21], [0, 12]]`` (7 x 6, 4 x 6 and 7 x 3, 4 x 3)."""
+    a = check_non_negative(a, "a")
+    b = check_non_negative(b, "b")
+    width = check_non_negative(width, "width")
+    k = check_positive(k, "k")
+    xs, ys = _digits(a, num_digits(a)), _digits(b, num_digits(b))
+    digit = lambda ds, i: ds[i] if 0 <= i < len(ds) else 0   # noqa: E731
+    return [[digit(xs, s - r) * digit(ys, r) for r in range(k)] for s in range(width)]

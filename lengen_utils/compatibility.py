@@ -60,6 +60,11 @@ def _check_carry_head(m: ModelConfig, t: TaskConfig) -> None:
     if m.carry_classes and not t.carry_targets:
         raise ConfigError(f"the model has a carry head (carry_classes={m.carry_classes}) but the task has no carry "
                           f"targets; use TaskConfig(carry_targets=True) or carry_classes=0")
+    k = t.multiplier_digits if t.product_targets else 0
+    if m.product_heads != k:
+        raise ConfigError(f"the task has product targets for {k} multiplier digit(s) (product_targets="
+                          f"{t.product_targets}) but the model has product_heads={m.product_heads}; use "
+                          f"ModelConfig(product_heads={k})")
 
 
 def check_compatible(model_config: ModelConfig, task_config: TaskConfig) -> None:

@@ -59,7 +59,9 @@ class TaskConfig:
 
     ``carry_targets=True`` (multiplication read by an encoder) adds a second training target at every answer
     position: the carry that column receives from the columns below (:func:`~lengen_utils.carries.column_carries`),
-    read out by the model's carry head (``ModelConfig.carry_classes``). The answer and the test are unchanged."""
+    read out by the model's carry head (``ModelConfig.carry_classes``). ``product_targets=True`` adds the column's
+    ``k`` digit products ``a_{s-r} b_r`` (:func:`~lengen_utils.carries.column_products`), read out by the product
+    heads (``ModelConfig.product_heads``). The answer and the test are unchanged."""
 
     op: str = "+"
     format: str = "cho"
@@ -82,6 +84,7 @@ class TaskConfig:
     curriculum: str = "none"             # "length" (short to long), "cascade" (easy to hard by carries), "multiplier"
     curriculum_fraction: float = DEFAULT_FRACTION   # share of training the curriculum's stages take
     carry_targets: bool = False          # training also supervises each answer column's incoming carry (encoder, x)
+    product_targets: bool = False        # ... and each of the column's k digit products (encoder, x)
 
     def __post_init__(self) -> None:
         own = "TaskConfig"
@@ -97,7 +100,7 @@ class TaskConfig:
             check_int(own, name, getattr(self, name))
         for name in ("multiplier_digits", "frame_width", "shift_max_width"):
             check_int(own, name, getattr(self, name), optional=True)
-        for name in ("random_start", "shift_augment", "multiplier_exact", "carry_targets"):
+        for name in ("random_start", "shift_augment", "multiplier_exact", "carry_targets", "product_targets"):
             check_bool(own, name, getattr(self, name))
         if self.min_digits > self.max_digits:
             raise ConfigError(f"min_digits={self.min_digits} exceeds max_digits={self.max_digits}")
@@ -131,10 +134,11 @@ class TaskConfig:
         self._check_positions_fit(width)
         self._check_filler()
         self._check_curriculum()
-        if self.carry_targets and (self.op != "*" or spec.layout != "encoder" or self.shift_augment):
-            raise ConfigError(f"carry_targets=True supervises the carry into each column of a product read by an "
-                              f"encoder (op='*', an encoder format, no shift_augment); got op={self.op!r}, "
-                              f"format={self.format!r}, shift_augment={self.shift_augment}")
+        for name in ("carry_targets", "product_targets"):
+            if getattr(self, name) and (self.op != "*" or spec.layout != "encoder" or self.shift_augment):
+                raise ConfigError(f"{name}=True supervises the columns of a product read by an encoder (op='*', "
+                                  f"an encoder format, no shift_augment); got op={self.op!r}, "
+                                  f"format={self.format!r}, shift_augment={self.shift_augment}")
 
     def _check_curriculum(self) -> None:
         """A curriculum (:mod:`.curriculum`) needs something to hold back and a sampler it can cap."""
@@ -179,7 +183,7 @@ class TaskConfig:
         check_bool(own, "random_start", self.random_start)
         unused = [n for n in ("op", "multiplier_digits", "frame_width", "shift_augment", "shift_max_width",
                               "multiplier_exact", "filler_max", "spaces", "curriculum", "curriculum_fraction",
-                              "carry_targets")
+                              "carry_targets", "product_targets")
                   if getattr(self, n) != getattr(defaults, n)]
         if unused:
             raise ConfigError(f"{unused} are arithmetic options; the minesweeper task leaves them at their defaults")

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from . import problems as P
-from .batches import Batch, carry_target_ids, collate, concat_examples, problem_digits
+from .batches import Batch, carry_target_ids, collate, concat_examples, problem_digits, product_target_ids
 from .board_format import encode_board
 from .boards import sample_boards, sample_square_boards
 from .complexity_sampling import sample_mixed_complexity, sample_uniform_over_complexity
@@ -159,6 +159,8 @@ class Task:
                 batch.number_ids[b, :len(e)] = torch.tensor(frame_ids(e))
         if self.config.carry_targets:
             batch.carry_targets = carry_target_ids(examples, batch.tokens.shape[1])
+        if self.config.product_targets:
+            batch.product_targets = product_target_ids(examples, batch.tokens.shape[1], self.config.multiplier_digits)
         return batch
 
     def train_batch(self, rng: np.random.Generator, batch_size: int, progress: float | None = None) -> Batch:

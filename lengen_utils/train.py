@@ -103,16 +103,26 @@ def lr_at(step: int, cfg: TrainConfig) -> float:
 
 
 def loss_on(model: Transformer, batch) -> torch.Tensor:
-    """Cross-entropy of the answer tokens; with carry targets (``TaskConfig.carry_targets``) plus that of the
-    carry head on each answer column's incoming carry, at equal weight."""
+    """Cross-entropy of the answer tokens; with column targets (``TaskConfig.carry_targets``, ``product_targets``)
+    plus, at equal weight each, that of the carry head on each answer column's incoming carry and that of the
+    product heads on its digit products."""
     inputs = batch.model_inputs(digits=model.cfg.reads_digits)
-    if batch.carry_targets is None:
+    if batch.carry_targets is None and batch.product_targets is None:
         logits = model(**inputs)
-        return F.cross_entropy(logits.float().flatten(0, 1), batch.targets.flatten(), ignore_index=IGNORE_INDEX)
-    logits, carry_logits = model(**inputs, return_carry=True)
-    return (F.cross_entropy(logits.float().flatten(0, 1), batch.targets.flatten(), ignore_index=IGNORE_INDEX)
-            + F.cross_entropy(carry_logits.float().flatten(0, 1), batch.carry_targets.flatten(),
-                              ignore_index=IGNORE_INDEX))
+        return _cross_entropy(logits, batch.targets)
+    logits, hidden = model(**inputs, return_hidden=True)
+    carry, products = model.column_logits(hidden)
+    loss = _cross_entropy(logits, batch.targets)
+    if batch.carry_targets is not None:
+        loss = loss + _cross_entropy(carry, batch.carry_targets)
+    if batch.product_targets is not None:
+        loss = loss + _cross_entropy(products.flatten(1, 2), batch.product_targets.flatten(1, 2))
+    return loss
+
+
+def _cross_entropy(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """Mean cross-entropy over the supervised entries of ``targets`` ``[B, N]`` (``IGNORE_INDEX`` elsewhere)."""
+    return F.cross_entropy(logits.float().flatten(0, 1), targets.flatten(), ignore_index=IGNORE_INDEX)
 
 
 def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = True, log_every: int | None = None,

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.carries import column_carries
+from lengen_utils.carries import column_carries, column_products
 from lengen_utils.compatibility import check_compatible
 from lengen_utils.config_checks import ConfigError
 from lengen_utils.constants import IGNORE_INDEX
@@ -103,10 +103,31 @@ def test_the_loss_adds_the_carry_term_and_trains_the_carry_head():
     assert model.carry_head.weight.grad is not None and float(model.carry_head.weight.grad.abs().sum()) > 0
 
 
-def test_return_carry_needs_a_carry_head():
+def test_product_targets_are_the_columns_products_and_train_the_product_heads():
+    task = Task(_task(product_targets=True))
+    batch = task.train_batch(np.random.default_rng(2), 8)
+    assert batch.product_targets.shape == (*batch.targets.shape, K)
+    for ex, products, carries in zip(batch.examples, batch.product_targets.tolist(), batch.carry_targets.tolist()):
+        for pos, s in zip(ex.supervised, ex.target_significance):
+            assert (sum(products[pos]) + carries[pos]) % 10 == (ex.problem.a * ex.problem.b // 10 ** s) % 10
+            assert products[pos][0] == int(str(ex.problem.a).zfill(FRAME + K)[::-1][s]) * (ex.problem.b % 10)
+    assert column_products(47, 36, 3, 2) == [[42, 0], [24, 21], [0, 12]]
+    model = Transformer(_model(product_heads=K))
+    loss_on(model, batch).backward()
+    assert float(model.product_head.weight.grad.abs().sum()) > 0
+    with pytest.raises(ConfigError, match="product_heads=3"):
+        check_compatible(_model(), _task(product_targets=True))
+    with pytest.raises(ConfigError, match="product_heads=0"):
+        check_compatible(_model(product_heads=K), _task())
+
+
+def test_forward_returns_the_hidden_state_the_heads_read():
     batch = Task(_task(carry_targets=False)).train_batch(np.random.default_rng(0), 2)
-    plain = Transformer(_model(carry_classes=0))
-    with pytest.raises(ValueError, match="no carry head"):
-        plain(**batch.model_inputs(), return_carry=True)
-    logits, carry = Transformer(_model())(**batch.model_inputs(), return_carry=True)
-    assert carry.shape == (*logits.shape[:2], 9 * K)
+    model = Transformer(_model(product_heads=K))
+    logits, hidden = model(**batch.model_inputs(), return_hidden=True)
+    assert torch.equal(logits, model(**batch.model_inputs()))
+    carry, products = model.column_logits(hidden)
+    assert carry.shape == (*logits.shape[:2], 9 * K) and products.shape == (*logits.shape[:2], K, 82)
+    assert Transformer(_model(carry_classes=0)).column_logits(hidden) == (None, None)
+    with pytest.raises(ValueError, match="one of them per call"):
+        model(**batch.model_inputs(), return_hidden=True, return_attention=True)

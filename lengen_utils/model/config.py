@@ -44,7 +44,8 @@ class ModelConfig:
     injection), so a deep loop does not lose sight of its input.
     ``carry_classes=n > 0`` adds a second linear read-out of the final hidden state, over ``n`` carry values: with
     ``TaskConfig(carry_targets=True)`` training supervises it with the carry each answer column receives. Inference
-    reads only the answer head.
+    reads only the answer head. ``product_heads=k`` adds ``k`` read-outs over the products 0..81, trained with
+    ``TaskConfig(product_targets=True)`` on each column's digit products ``a_{s-r} b_r``.
     ``arithmetic_heads=h`` (encoder only): the first h heads of every layer add relative key vectors among
     the number tokens only, indexed by frame IDs (Sabbaghi Section 3.3, :mod:`.arithmetic_heads`).
 
@@ -80,6 +81,7 @@ class ModelConfig:
     loops_per_digit: float = 0.0      # > 0: a d-digit problem makes max(loops, ceil(loops_per_digit * d)) passes
     input_injection: bool = False     # add the embedded input back before every pass after the first
     carry_classes: int = 0            # > 0: a second read-out, trained on each answer column's carry (9k for k digits)
+    product_heads: int = 0            # > 0: read-outs of each answer column's digit products (k of them, 0..81 each)
 
     def __post_init__(self) -> None:
         own = "ModelConfig"
@@ -88,7 +90,8 @@ class ModelConfig:
         check_choice(own, "activation", self.activation, ACTIVATIONS)
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff", "max_positions", "upe_slots"):
             check_int(own, name, getattr(self, name))
-        for name in ("rpe_max_distance", "relative_bias_max_distance", "attention_window", "carry_classes"):
+        for name in ("rpe_max_distance", "relative_bias_max_distance", "attention_window", "carry_classes",
+                     "product_heads"):
             check_int(own, name, getattr(self, name), minimum=0)
         for name in ("causal", "relative_bias", "relative_bias_uniform", "length_scale"):
             check_bool(own, name, getattr(self, name))

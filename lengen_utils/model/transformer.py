@@ -23,6 +23,8 @@ from .cache import KVCache
 from .config import ModelConfig
 from .encodings import input_encoding
 
+PRODUCT_CLASSES = 82     # a product of two digits: 0..81
+
 
 class RMSNorm(nn.Module):
     def __init__(self, dim: int, eps: float = 1e-6):
@@ -72,6 +74,16 @@ class Transformer(nn.Module):
         self.norm = _norm(cfg)
         self.head = nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)
         self.carry_head = nn.Linear(cfg.d_model, cfg.carry_classes, bias=False) if cfg.carry_classes else None
+        self.product_head = (nn.Linear(cfg.d_model, PRODUCT_CLASSES * cfg.product_heads, bias=False)
+                             if cfg.product_heads else None)
+
+    def column_logits(self, hidden: torch.Tensor) -> tuple[torch.Tensor | None, torch.Tensor | None]:
+        """The carry head's logits ``[B, T, carry_classes]`` and the product heads' ``[B, T, k, 82]`` on ``hidden``
+        (from ``forward(..., return_hidden=True)``); ``None`` for a head the model does not have."""
+        carry = None if self.carry_head is None else self.carry_head(hidden)
+        products = None if self.product_head is None else self.product_head(hidden).unflatten(-1, (
+            self.cfg.product_heads, PRODUCT_CLASSES))
+        return carry, products
 
     def _passes(self, digits: torch.Tensor | None, shape: tuple[int, int]) -> tuple[int, torch.Tensor | None]:
         """Passes through the block stack, and ``[B, passes]`` (row still running) when rows differ."""
@@ -126,7 +138,7 @@ class Transformer(nn.Module):
     def forward(self, tokens: torch.Tensor, position_ids: torch.Tensor, key_padding: torch.Tensor | None = None,
                 uniform_slots: torch.Tensor | None = None, return_attention: bool = False,
                 cache: KVCache | None = None, number_ids: torch.Tensor | None = None,
-                digits: torch.Tensor | None = None, return_carry: bool = False):
+                digits: torch.Tensor | None = None, return_hidden: bool = False):
         """Logits ``[B, T, vocab]`` for every position; with ``return_attention`` also a list of
         ``[B, H, T, Tk]`` weights. With ``cache`` (decoder only) the inputs are the next ``T``
         positions after those already in the cache, and the logits are theirs. ``number_ids`` (frame IDs of
@@ -135,12 +147,11 @@ class Transformer(nn.Module):
         at a fixed start): the attention biases are then built once for the batch, not once per row.
         ``digits`` ``[B, T]`` (at every position, its row's longest operand; sliced like the tokens, so a cached or
         blocked pass sees the same value) sets a looped model's passes when ``loops_per_digit > 0``: a row stops
-        changing after its own :meth:`~.config.ModelConfig.loops_for` passes. ``return_carry`` also returns the carry
-        head's logits ``[B, T, carry_classes]`` (``ModelConfig.carry_classes``), as ``(logits, carry_logits)``."""
-        if return_carry and self.carry_head is None:
-            raise ValueError("return_carry=True: this model has no carry head (ModelConfig.carry_classes=0)")
-        if return_carry and return_attention:
-            raise ValueError("return_carry and return_attention: ask for one of them per call")
+        changing after its own :meth:`~.config.ModelConfig.loops_for` passes. ``return_hidden`` also returns the final
+        (normed) hidden state ``[B, T, d_model]`` that the read-outs read, as ``(logits, hidden)``: training reads the
+        carry and product heads from it (:meth:`column_logits`)."""
+        if return_hidden and return_attention:
+            raise ValueError("return_hidden and return_attention: ask for one of them per call")
         channels = self.cfg.position_channels
         expected = tuple(tokens.shape) if channels == 1 else (*tokens.shape, channels)
         shape = tuple(position_ids.shape)
@@ -169,6 +180,6 @@ class Transformer(nn.Module):
             cache.advance()
         hidden = self.norm(x)
         logits = self.head(hidden)
-        if return_carry:
-            return logits, self.carry_head(hidden)
+        if return_hidden:
+            return logits, hidden
         return (logits, weights) if return_attention else logits

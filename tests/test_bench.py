@@ -73,8 +73,8 @@ def test_overrides_reach_the_recipe():
 def test_the_bench_trains_the_zoo_recipes():
     """One registry: the bench's default recipes are the zoo's flagship entries."""
     recipes = bench.flagship_recipes()
-    assert recipes["coupled"] == zoo.entry("flagship-coupled")
-    assert recipes["ape"] == zoo.entry("flagship-ape")
+    assert recipes["coupled"].configs() == zoo.entry("flagship-coupled").configs()
+    assert recipes["ape"].configs() == zoo.entry("flagship-ape").configs()
     # each model gets the budget under which it masters 1-10 digits (the fair-comparison rule)
     assert (recipes["coupled"].model.n_layers, recipes["coupled"].train.steps) == (1, 2000)
     assert (recipes["ape"].model.n_layers, recipes["ape"].train.steps) == (3, 10000)

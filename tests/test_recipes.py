@@ -44,9 +44,10 @@ def test_recipe_entries_of_real_recipes():
     assert set(plain) == set(NB05_SEEDS)                    # not the 2- and 3-layer recipes nb05-plain-2l, -3l
     assert all(zoo.entry(n).model.n_layers == zoo.entry(plain[0]).model.n_layers for n in plain.values())
     assert set(zoo.recipe_entries("nb08-direct")) == set(NB08_SEEDS)
-    one = zoo.recipe_entries("flagship-coupled")            # a recipe of one entry, without a seed suffix
-    assert one == {zoo.entry("flagship-coupled").train.seed: "flagship-coupled"}
-    assert not zoo.entry("flagship-coupled").seeded and zoo.entry(plain[0]).seeded
+    one = zoo.recipe_entries("smoke-coupled-3")             # a recipe of one entry, without a seed suffix
+    assert one == {zoo.entry("smoke-coupled-3").train.seed: "smoke-coupled-3"}
+    assert not zoo.entry("smoke-coupled-3").seeded and zoo.entry(plain[0]).seeded
+    assert zoo.recipe_entries("flagship-coupled") == zoo.recipe_entries("nb05-sink")   # an alias: its entry's recipe
     assert zoo.recipe_entries("no-such-recipe") == {} and zoo.recipe_entries("nb05") == {}
 
 

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ import pytest
 from lengen_utils import zoo
 from lengen_utils.checkpoint import CheckpointError
 from lengen_utils.model import ModelConfig
-from lengen_utils.tasks import TaskConfig
+from lengen_utils.tasks import Task, TaskConfig
 from lengen_utils.train import TrainConfig
 from lengen_utils.zoo import builder as zoo_build
 from lengen_utils.zoo import manifest as zoo_manifest
@@ -226,14 +227,22 @@ def test_an_interrupted_zoo_train_leaves_asset_and_manifest_as_they_were(tmp_pat
 
 
 # -- the flagship entries ---------------------------------------------------------------------------
-def test_flagship_entries_are_zoo_entries():
+def test_flagship_names_are_aliases_of_one_run_each():
+    """flagship-coupled and flagship-ape are other names of nb05-sink-s0 and nb05-base-ape-s0: one training run,
+    one checkpoint, one record each, whose configs are those of the bench's recipe functions."""
     coupled, ape = zoo.entry("flagship-coupled"), zoo.entry("flagship-ape")
+    assert (coupled.name, ape.name) == ("nb05-sink-s0", "nb05-base-ape-s0")
+    assert coupled.configs() == zoo.flagship_recipe().configs() and ape.configs() == zoo.ape_recipe().configs()
     assert coupled.task.positions == "coupled_sink" and ape.task.positions == "consecutive"
-    assert coupled.eval_lengths == (5, 10, 15, 20, 30, 40, 70, 100)
-    assert ape.eval_lengths == (5, 10, 15, 20, 30, 40)          # the lengths its table places
+    assert set(zoo.flagship.LENGTHS) <= set(coupled.eval_lengths)
+    assert max(ape.eval_lengths) <= Task(ape.task).longest_operand()      # the lengths its table places
     rec = zoo.manifest_record("flagship-coupled")
-    assert rec["file"] == "zoo/flagship-coupled.safetensors" and rec["seed"] == coupled.seed
+    assert rec == zoo.manifest_record("nb05-sink-s0") and rec["file"] == "zoo/nb05-sink-s0.safetensors"
     assert rec["train"] == coupled.train.to_dict() | {"betas": list(coupled.train.betas)}
+    assert not any(name.startswith("flagship-") and "reach" not in name for name in zoo.read_manifest())
+    assert zoo.resolve("flagship-ape") == "nb05-base-ape-s0" and zoo.resolve("nb05-sink-s1") == "nb05-sink-s1"
+    with pytest.raises(ValueError, match="registered twice"):
+        zoo.register(replace(coupled, name="flagship-coupled"))
 
 
 def test_the_flagship_is_the_sink_recipe_and_its_seeds_are_nb05_sink():
@@ -251,9 +260,9 @@ def test_flagship_load_and_metrics_as_the_notebooks_call_them():
     model, task = zoo.load("flagship-coupled")
     assert task.config == zoo.entry("flagship-coupled").task and model.cfg.relative_bias
     em = zoo.metrics("flagship-coupled")
-    assert set(em) == {5, 10, 15, 20, 30, 40, 70, 100} and all(isinstance(v, float) for v in em.values())
+    assert set(em) == set(zoo.entry("flagship-coupled").eval_lengths) and all(isinstance(v, float) for v in em.values())
     assert set(zoo.per_digit("flagship-coupled")) == set(em)
-    assert set(zoo.per_digit("flagship-ape")) == set(zoo.metrics("flagship-ape")) == {5, 10, 15, 20, 30, 40}
+    assert set(zoo.per_digit("flagship-ape")) == set(zoo.metrics("flagship-ape")) == set(zoo.entry("flagship-ape").eval_lengths)
 
 
 @pytest.mark.slow
@@ -326,7 +335,8 @@ def test_zoo_cli_refuses_an_unwritable_assets_folder(tmp_path, monkeypatch, caps
 def test_zoo_list_shows_the_flagship_entries(capsys):
     assert zoo.main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert any(line.startswith("flagship-coupled ") and "built" in line for line in lines)
+    assert any(line.startswith("flagship-coupled ") and "built" in line and "another name of nb05-sink-s0" in line
+               for line in lines)
     assert any(line.startswith("flagship-ape ") for line in lines)
 
 

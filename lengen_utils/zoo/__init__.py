@@ -3,7 +3,8 @@
 A zoo entry (:class:`ZooEntry`) is a name, a :class:`TaskConfig`, a :class:`ModelConfig`, a
 :class:`TrainConfig` (whose seed also seeds the initialisation) and the lengths to evaluate; the
 catalog (:mod:`.catalog`) lists them all, the flagship models of ``bench`` included
-(``flagship-coupled``, ``flagship-ape``). From a shell::
+(``flagship-coupled`` and ``flagship-ape``: other names, :mod:`.aliases`, of ``nb05-sink-s0`` and
+``nb05-base-ape-s0``). From a shell::
 
     python -m lengen_utils.zoo list              # entries and whether they are built
     python -m lengen_utils.zoo train NAME        # train, evaluate, save assets/zoo/NAME.safetensors, record it
@@ -24,10 +25,11 @@ Seeds are data: ``entry(NAME).recipe`` and ``.seed`` say which recipe and seed a
 ``recipe_entries(RECIPE)`` gives ``{seed: name}`` and ``entry_for(RECIPE, SEED)`` one seed's entry; code
 outside the zoo uses these and never builds or parses ``-sN`` names.
 
-Modules: ``entry`` (the dataclass), ``registry`` (names, recipes and seeds), ``flagship`` (the bench
+Modules: ``entry`` (the dataclass), ``registry`` (names, recipes and seeds), ``aliases`` (other names), ``flagship`` (the bench
 recipes), ``catalog`` (the entries), ``manifest`` (reading, checking and atomically writing the manifest),
 ``builder`` (train / load / verify), ``commands`` (the command line).
 """
+from .aliases import ALIASES, resolve
 from .builder import build, check_buildable, load, measure, train_entry, verify
 from .catalog import ENTRIES, catalog, entry, register
 from .commands import main
@@ -38,9 +40,9 @@ from .manifest import (ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path,
 from .registry import entry_for, recipe_entries
 
 __all__ = [
-    "ASSETS", "ENTRIES", "MANIFEST", "REPO_ROOT", "ZooEntry", "ZooError", "ape_recipe", "assets_dir", "build",
+    "ALIASES", "ASSETS", "ENTRIES", "MANIFEST", "REPO_ROOT", "ZooEntry", "ZooError", "ape_recipe", "assets_dir", "build",
     "catalog", "check_buildable", "checkpoint_path", "commit", "coupled_recipe", "entry", "entry_for",
     "flagship_recipe", "load", "main",
     "manifest_record", "measure", "metrics", "per_digit", "read_manifest", "recipe_entries", "record_in_manifest",
-    "register", "train_entry", "verify",
+    "register", "resolve", "train_entry", "verify",
 ]

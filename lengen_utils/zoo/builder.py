@@ -100,6 +100,7 @@ def build(name: str, progress: bool = True, assets: Path | None = None) -> dict:
     The asset and the manifest are replaced together or not at all (an interrupted or failed build
     leaves both as they were)."""
     e = check_buildable(name, assets)
+    name = e.name                             # an alias builds its entry
     curve: dict = {}
     model, result = train_entry(e, progress, curve=curve)
     round_to_half(model)                      # measure what is stored

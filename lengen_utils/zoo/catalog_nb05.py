@@ -107,8 +107,8 @@ def _nb05_trained(digits: int, seed: int) -> ZooEntry:
 # The nb05-len10 recipe (our variant, IDs up to 128, 1-10 digit sums) with the position scheme coupled_sink:
 # '$' moves with the random start, one below the lowest digit ID, where the final carry looks for the digits
 # "one below" it (docs/logs/flagship-log.md, "what the evaluation start says"). Same budget, same test sets;
-# 5 seeds, as the raised flagship's target is judged: these are the flagship's seeds (flagship_recipe,
-# nb05-sink-s0 trains as flagship-coupled; only the name, tags and test sets differ). Tag nb05-sink.
+# 5 seeds, as the raised flagship's target is judged: these are the flagship's seeds (flagship_recipe;
+# flagship-coupled is another name of nb05-sink-s0, zoo/aliases.py). Tag nb05-sink.
 NB05_SINK_SEEDS = (0, 1, 2, 3, 4)
 NB05_SINK_LENGTHS = tuple(sorted(NB05_TRAINED_LENGTHS + (70,)))   # 70: the raised flagship's target length
 # Figure 3 again with the sink: the same recipe trained on 1-5 and 1-15 digit sums (3 seeds; the 1-10 point is

@@ -12,6 +12,7 @@ import json
 from ..checkpoint import CheckpointError
 from ..cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageError, fail, fraction,
                    threads_from_env)
+from .aliases import ALIASES, resolve
 from .builder import build, check_buildable, verify
 from .catalog import catalog
 from .entry import ZooError
@@ -47,10 +48,12 @@ def build_parser() -> OneLineParser:
 
 
 def _known(names: list[str]) -> list[str]:
-    unknown = [n for n in names if n not in catalog()]
+    """``names`` with each alias read as its entry; an unknown name raises :class:`UsageError`."""
+    unknown = [n for n in names if resolve(n) not in catalog()]
     if unknown:
         raise UsageError(f"unknown zoo entr{'y' if len(unknown) == 1 else 'ies'} "
-                         f"{', '.join(map(repr, unknown))}; known entries: {', '.join(sorted(catalog()))}")
+                         f"{', '.join(map(repr, unknown))}; known entries: {', '.join(sorted(catalog()))}; "
+                         f"other names: {', '.join(sorted(ALIASES))}")
     return names
 
 
@@ -109,6 +112,8 @@ def _list() -> None:
         else:
             state = f"built, {rec['train_seconds']} s"
         print(f"{name:32s} {state:18s} {e.description}")
+    for alias, name in sorted(ALIASES.items()):
+        print(f"{alias:32s} {'built' if name in manifest else 'not built':18s} another name of {name}")
 
 
 def _migrate(names: list[str]) -> None:

@@ -63,7 +63,7 @@ class ZooEntry:
     @property
     def recipe(self) -> str:
         """The recipe this entry is one seed of: the name without its ``-sN`` suffix (``nb05-plain-s2`` ->
-        ``nb05-plain``); an entry whose name has no seed suffix is its own recipe (``flagship-coupled``)."""
+        ``nb05-plain``); an entry whose name has no seed suffix is its own recipe (``smoke-coupled-3``)."""
         return self._recipe
 
     @property

@@ -3,9 +3,10 @@
 Both train on additions with 1-10 digit operands in Cho et al.'s format ``$653+049=2070$``, with the same
 number of problems per step, and are tested at 5-100 digits. Each gets the budget it needs to master the
 trained lengths (the fair-comparison rule): the coupled decoder 1 layer x 2,000 steps, the APE decoder
-3 layers x 10,000 steps (with less it fails inside the trained range; ``docs/logs/flagship-log.md``). The
-catalog registers them as ``flagship-coupled`` and ``flagship-ape``; ``python -m lengen_utils.bench
-flagship`` trains them at any budget (``--steps``, ``--set ...``).
+3 layers x 10,000 steps (with less it fails inside the trained range; ``docs/logs/flagship-log.md``). Each is
+one seed of a notebook-05 recipe, stored once: the catalog names them ``flagship-coupled`` (an alias of
+``nb05-sink-s0``) and ``flagship-ape`` (of ``nb05-base-ape-s0``); ``python -m lengen_utils.bench flagship`` trains
+them at any budget (``--steps``, ``--set ...``).
 
 * :func:`coupled_recipe`: our variant of position coupling (coupled IDs up to 64 + relative bias +
   packing), the base of notebook 05's ablation (``nb05-both``) and of its other coupled entries.

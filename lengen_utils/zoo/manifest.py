@@ -26,6 +26,7 @@ except ImportError:       # pragma: no cover - Windows: no lock, single writer a
     fcntl = None
 
 from ..checkpoint import file_sha256
+from .aliases import resolve
 from .entry import ZooError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -98,7 +99,9 @@ def check_record(name: str, record: dict, where: Path | str = MANIFEST) -> dict:
 
 
 def manifest_record(name: str, assets: Path | None = None) -> dict:
-    """The checked record of ``name``; a name that is not built raises :class:`ZooError`."""
+    """The checked record of ``name`` (an alias reads its entry's, :mod:`.aliases`); a name that is not built
+    raises :class:`ZooError`."""
+    name = resolve(name)
     manifest = read_manifest(assets)
     if name not in manifest:
         raise ZooError(f"{name!r} is not built (not in {manifest_path(assets)}); build it with "

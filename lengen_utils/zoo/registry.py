@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
+from .aliases import ALIASES, resolve
 from .entry import ZooEntry, ZooError
 from .manifest import read_manifest
 
@@ -18,7 +19,7 @@ ENTRIES: dict[str, ZooEntry] = {}
 
 def register(entry: ZooEntry) -> ZooEntry:
     """Add ``entry`` to the catalog (a name may be registered once, and a recipe's seed too)."""
-    if entry.name in ENTRIES:
+    if entry.name in ENTRIES or entry.name in ALIASES:
         raise ValueError(f"zoo entry {entry.name!r} registered twice")
     taken = recipe_entries(entry.recipe).get(entry.seed)
     if taken is not None:
@@ -34,15 +35,21 @@ def catalog() -> dict[str, ZooEntry]:
 
 
 def entry(name: str) -> ZooEntry:
-    """The entry called ``name``; an unknown name raises :class:`ZooError` listing the known ones."""
+    """The entry called ``name`` (or that the alias ``name`` stands for, :mod:`.aliases`); an unknown name raises
+    :class:`ZooError` listing the known ones."""
+    name = resolve(name)
     if name not in ENTRIES:
-        raise ZooError(f"unknown zoo entry {name!r}; known entries: {', '.join(sorted(ENTRIES)) or 'none'}")
+        raise ZooError(f"unknown zoo entry {name!r}; known entries: {', '.join(sorted(ENTRIES)) or 'none'}; other "
+                       f"names: {', '.join(sorted(ALIASES)) or 'none'}")
     return ENTRIES[name]
 
 
 def recipe_entries(recipe: str, built_only: bool = False, assets: Path | None = None) -> dict[int, str]:
     """``{seed: entry name}`` of the catalog's entries of ``recipe``, by increasing seed (``{}`` for an unknown
-    recipe). ``built_only`` keeps the entries recorded in the manifest (of ``assets``, default the zoo's)."""
+    recipe). ``built_only`` keeps the entries recorded in the manifest (of ``assets``, default the zoo's). An
+    alias stands for its entry's recipe (``flagship-coupled`` -> the seeds of ``nb05-sink``)."""
+    if recipe in ALIASES and resolve(recipe) in ENTRIES:
+        recipe = ENTRIES[resolve(recipe)].recipe
     found = {e.seed: name for name, e in ENTRIES.items() if e.recipe == recipe}
     if built_only and found:
         built = read_manifest(assets)

@@ -105,15 +105,15 @@ def test_setup_cell_installs_the_course_from_the_clone(installed_course, colab_p
     # a new kernel (another process, elsewhere) imports the course from the clone and loads its cached models
     probe = ("import json, lengen_utils; from lengen_utils import zoo; model, task = zoo.load('flagship-coupled'); "
              "print(json.dumps({'file': lengen_utils.__file__, 'assets': str(zoo.assets_dir()), "
-             "'parameters': model.num_parameters(), 'em': zoo.metrics('flagship-coupled')}))")
+             "'parameters': model.num_parameters(), 'em': zoo.metrics('flagship-coupled'), "
+             "'recorded': zoo.manifest_record('flagship-coupled')['n_parameters']}))")
     done = subprocess.run([colab_python, "-c", probe], cwd=tmp_path, env=installed_course["env"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
     got = json.loads(done.stdout.strip().splitlines()[-1])
     assert Path(got["file"]).resolve() == (clone / "lengen_utils" / "__init__.py").resolve()
     assert Path(got["assets"]).resolve() == (clone / "assets").resolve()
-    manifest = json.loads((clone / "assets" / "manifest.json").read_text())
-    assert got["parameters"] == manifest["flagship-coupled"]["n_parameters"]
+    assert got["parameters"] == got["recorded"]        # the clone's checkpoint is the one its manifest records
     # run again in the same place (the course is there now): nothing printed, nothing fetched
     again = installed_course["again"]
     assert again.returncode == 0 and (again.stdout, again.stderr) == ("", ""), again.stderr[-2000:]

@@ -131,3 +131,18 @@ def test_forward_returns_the_hidden_state_the_heads_read():
     assert Transformer(_model(carry_classes=0)).column_logits(hidden) == (None, None)
     with pytest.raises(ValueError, match="one of them per call"):
         model(**batch.model_inputs(), return_hidden=True, return_attention=True)
+
+
+def test_column_scores_split_each_column_and_refuse_a_model_without_a_carry_head():
+    from lengen_utils.evaluate import column_scores
+    torch.manual_seed(0)
+    task = Task(_task())
+    scores = column_scores(Transformer(_model()), task, 3, n=20)
+    assert sorted(scores) == list(range(3 + K))
+    for score in scores.values():
+        assert 0 <= score.digit <= 1 and 0 <= score.carry <= 1
+    assert scores[0].carry in (0.0, 1.0)                        # column 0 receives no carry: always 0
+    with pytest.raises(ValueError, match="has none.*carry_targets=True"):
+        column_scores(Transformer(_model(carry_classes=0)), Task(_task(carry_targets=False)), 3, n=5)
+    with pytest.raises(ValueError, match="length"):
+        column_scores(Transformer(_model()), task, 0, n=5)

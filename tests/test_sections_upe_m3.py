@@ -3,6 +3,7 @@ each claim shown holding and failing on planted data."""
 import pytest
 
 from lengen_utils.claims import ClaimFailed
+from lengen_utils.evaluate.columns import ColumnScore
 from lengen_utils.sections import upe_m3
 from lengen_utils.zoo import entry
 
@@ -16,7 +17,8 @@ def test_search_entries_are_the_catalogs_3_digit_upe_models():
     for name in upe_m3.SEARCH.values():
         e = entry(name)
         assert e.task.multiplier_digits == 3 and e.model.encoding == "upe" and e.task.max_digits == 5
-    assert sum(entry(n).task.curriculum == "multiplier" for n in upe_m3.SEARCH.values()) == 4
+    assert sum(entry(n).task.curriculum == "multiplier" for n in upe_m3.SEARCH.values()) == 7
+    assert entry(upe_m3.CARRY_MODEL).task.carry_targets and entry(upe_m3.CARRY_MODEL).model.carry_classes == 27
 
 
 def test_site_groups_average_the_lowest_middle_and_top_digits():
@@ -74,3 +76,32 @@ def test_next_steps_reads_the_longest_runs_learning_curve(monkeypatch):
     assert "at 43.0% after 2,000" in text
     monkeypatch.setattr(upe_m3, "read_manifest", lambda: {})
     assert upe_m3.next_steps_text().startswith("**What we would try next.**")
+
+
+def planted_columns(carry=0.92, digit=0.5, digit_if_carry=0.53, lengths=(5, 10)):
+    """``{length: {s: ColumnScore}}``: the two lowest columns right, the middle ones as given."""
+    right = ColumnScore(1.0, 1.0, 1.0)
+    return {L: {s: right if s < 2 else ColumnScore(digit, carry, digit_if_carry) for s in range(L + 3)}
+            for L in lengths}
+
+
+def test_carry_split_averages_the_middle_columns():
+    split = upe_m3.carry_split(planted_columns())
+    assert split[5] == pytest.approx({"answer digit": 0.5, "carry read-out": 0.92, "answer digit, carry right": 0.53})
+
+
+def test_check_carry_split_holds_and_fails():
+    upe_m3.check_carry_split(planted_columns())
+    with pytest.raises(ClaimFailed, match="carry head should know.*got 70.0%.*the carry is \\(also\\) the weak"):
+        upe_m3.check_carry_split(planted_columns(carry=0.7))
+    with pytest.raises(ClaimFailed, match="fail often where the carry is right.*got 90.0%.*column sums are learned"):
+        upe_m3.check_carry_split(planted_columns(digit_if_carry=0.9))
+
+
+def test_carry_text_renders_the_live_split(monkeypatch):
+    monkeypatch.setattr(upe_m3, "read_manifest", lambda: {})
+    text = upe_m3.carry_text(planted_columns(), "m")
+    assert "`m` was trained with a second read-out" in text
+    assert "at 10 digits the carry head is right in 92.0% of the middle columns, the answer digit in 50.0%" in text
+    assert "wrong in 47.0% of the middle columns whose carry it knows (at 10 digits)" in text
+    assert "right in 100.0%" in text and "manifest" not in text

@@ -151,7 +151,7 @@ class TrainedLengthExplorer:
         return self.widget
 
     def figure(self, k: int):
-        """The figure the widget shows at slider position ``k`` (also used by ``scripts/render_figures.py``)."""
+        """The figure the widget shows at slider position ``k``."""
         curves = self.curves(k)
         styles = {lab: {"linestyle": "--", "marker": "o", "markersize": 9, "markerfacecolor": "none",
                         "markeredgewidth": 1.5} for lab in curves if "retrained" in lab}

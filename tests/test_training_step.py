@@ -40,9 +40,12 @@ def test_prefetched_batches_are_the_serial_batches_in_order():
     assert serial_rng.bit_generator.state == threaded_rng.bit_generator.state
 
 
-def test_prefetched_order_range_and_errors():
-    assert _all(Prefetcher(lambda i: i * i, 2, 6), 4) == [4, 9, 16, 25]
-    empty = Prefetcher(lambda i: i, 3, 3)
+@pytest.mark.parametrize("kind", ["thread", "process"])
+def test_prefetched_order_range_and_errors(kind):
+    from lengen_utils.train_runtime import WorkerPrefetcher
+    make = Prefetcher if kind == "thread" else WorkerPrefetcher
+    assert _all(make(lambda i: i * i, 2, 6), 4) == [4, 9, 16, 25]
+    empty = make(lambda i: i, 3, 3)
     with pytest.raises(StopIteration):
         empty.take()
     empty.close()
@@ -51,7 +54,7 @@ def test_prefetched_order_range_and_errors():
         if i == 2:
             raise ValueError("draw 2 failed")
         return i
-    items = Prefetcher(draw, 0, 5)
+    items = make(draw, 0, 5)
     assert items.take() == 0 and items.take() == 1
     with pytest.raises(ValueError, match="draw 2 failed"):
         items.take()
@@ -166,25 +169,10 @@ def test_worker_process_draws_the_serial_batches_in_order():
     assert worker_rng.bit_generator.state == np.random.default_rng(5).bit_generator.state   # ours did not move
 
 
-def test_worker_process_order_range_errors_and_death():
+def test_worker_process_errors_that_do_not_pickle_and_death():
     import os
 
     from lengen_utils.train_runtime import WorkerPrefetcher
-    assert _all(WorkerPrefetcher(lambda i: i * i, 2, 6), 4) == [4, 9, 16, 25]
-    empty = WorkerPrefetcher(lambda i: i, 3, 3)
-    with pytest.raises(StopIteration):
-        empty.take()
-    empty.close()
-
-    def draw(i):
-        if i == 2:
-            raise ValueError("draw 2 failed")
-        return i
-    items = WorkerPrefetcher(draw, 0, 5)
-    assert items.take() == 0 and items.take() == 1
-    with pytest.raises(ValueError, match="draw 2 failed"):
-        items.take()
-    items.close()
 
     class Local(Exception):      # does not pickle: its text comes back
         pass

@@ -6,9 +6,10 @@ The figures come from the notebooks themselves, so this script cannot drift from
 whose file name contains ``--only``) runs top to bottom in a fresh kernel (``nbclient``), as ``pytest --nbval``
 runs it, with one cell put in front that captures every matplotlib figure the notebook shows -- at
 ``plt.show()`` and at the end of each cell, before the inline backend closes it. Each figure is saved as
-``NOTEBOOK-cellN-K.png`` at the size a learner sees at 100 % zoom and checked against the figure standard
-(:func:`lengen_utils.plots.check_figure`). Breaches and failing notebooks are listed and make the exit status 1.
-``LENGEN_FAST=1`` (the notebooks' fast mode) makes the run quicker; the figures' layout is the same.
+``NOTEBOOK-cellN-K.png`` (the K-th figure, shown by the N-th code cell) at the size a learner sees at 100 % zoom,
+and checked against the figure standard (:func:`lengen_utils.plots.check_figure`). Breaches and failing notebooks
+are listed and make the exit status 1. ``LENGEN_FAST=1`` (the notebooks' fast mode) makes the run quicker; the
+figures' layout is the same.
 """
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ def test_search_entries_are_the_catalogs_3_digit_upe_models():
     for name in upe_m3.SEARCH.values():
         e = entry(name)
         assert e.task.multiplier_digits == 3 and e.model.encoding == "upe" and e.task.max_digits == 5
-    assert sum(entry(n).task.curriculum == "multiplier" for n in upe_m3.SEARCH.values()) == 7
+    assert sum(entry(n).task.curriculum == "multiplier" for n in upe_m3.SEARCH.values()) == 8
     assert entry(upe_m3.CARRY_MODEL).task.carry_targets and entry(upe_m3.CARRY_MODEL).model.carry_classes == 27
 
 

@@ -31,6 +31,8 @@ SEARCH = {
                                                  size="wide", curriculum=True),
     "+ curriculum, twice the steps": nb04_name("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW,
                                                size="long", curriculum=True),
+    "+ curriculum, twice the steps, seed 1": nb04_name("upe", 3, 1, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW,
+                                                       size="long", curriculum=True),
     "+ curriculum, carry head": nb04_name("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size="big",
                                           curriculum=True, carry=True),
     "+ curriculum, carry and product heads": nb04_name("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW,

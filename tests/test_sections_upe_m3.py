@@ -105,3 +105,20 @@ def test_carry_text_renders_the_live_split(monkeypatch):
     assert "at 10 digits the carry head is right in 92.0% of the middle columns, the answer digit in 50.0%" in text
     assert "wrong in 47.0% of the middle columns whose carry it knows (at 10 digits)" in text
     assert "right in 100.0%" in text and "manifest" not in text
+
+
+def test_check_heads_holds_and_fails():
+    names = list(upe_m3.HEADS.values())
+    live = {n: {5: v} for n, v in zip(names, (0.05, 0.15, 0.44))}
+    upe_m3.check_heads(live)
+    with pytest.raises(ClaimFailed, match="products on top should beat.*carry head 15.0%, carry and product heads "
+                                          "12.0%.*do not help in this order"):
+        upe_m3.check_heads({**live, names[2]: {5: 0.12}})
+
+
+def test_heads_text_renders_the_live_numbers(monkeypatch):
+    monkeypatch.setattr(upe_m3, "read_manifest", lambda: {})
+    live = {n: {5: v} for n, v in zip(upe_m3.HEADS.values(), (0.05, 0.15, 0.44))}
+    text = upe_m3.heads_text(live)
+    assert "5.0% exact match with no read-out, 15.0% with the carry head, 44.0% with the carry and product" in text
+    assert "twice as long" not in text

@@ -65,7 +65,8 @@ def summary(band1: Bands, band5: Bands, below: Mapping[str, float], full: Mappin
         "* **The full frame** breaks even the best model ({fb:pct} at {b} digits, {fl:pct} at {L}): every training "
         "input had a\n  `pad` after `×`.\n"
         "* **The 3-digit multiplier** (Figure 5) is not reproduced: no recipe tried at our budget masters it in\n"
-        "  distribution.",
+        "  distribution. Its weak spot is each column's own sum of three products, not the carry; read-outs that\n"
+        "  supervise the products during training (our departure) helped most.",
         n1=n_seeds, t=trained, a=a, r=r, u=u, rs10=band5[RPE][10][0], as15=band5[APE][15][0],
         us15=band5[UPE][15][0], fb=below["all"], fl=full["all"], b=frame - 1, L=frame, h=headline,
         **_window(board, headline))

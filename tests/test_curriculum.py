@@ -102,7 +102,8 @@ def test_the_training_loop_passes_the_progress():
 
     task.train_batch = spy
     fit(Transformer(ModelConfig(d_model=16, n_heads=2, d_ff=32, max_positions=17)), task,
-        TrainConfig(steps=8, batch_size=4, warmup_steps=1), progress=False)
+        TrainConfig(steps=8, batch_size=4, warmup_steps=1), progress=False,
+        data_worker="thread")     # the spy records in this process (a worker process would record in its own copy)
     assert seen == [s / 8 for s in range(8)]
     with pytest.raises(ConfigError, match="pass progress=step/steps"):
         original(np.random.default_rng(0), 4)

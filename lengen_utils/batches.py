@@ -93,27 +93,27 @@ def collate(examples: list[Example], position_ids: list[list[int]], with_slots: 
 def carry_target_ids(examples: list[Example], length: int) -> torch.Tensor:
     """``[B, length]``: at each supervised position of an encoder example, the carry its answer column receives
     (:func:`~lengen_utils.carries.column_carries`), ``IGNORE_INDEX`` elsewhere (padding included)."""
-    rows = []
-    for ex in examples:
-        row = [IGNORE_INDEX] * length
-        sig = ex.target_significance
-        carries = column_carries(ex.problem.a, ex.problem.b, max(sig) + 1)
-        for pos, s in zip(ex.supervised, sig):
-            row[pos] = carries[s]
-        rows.append(row)
-    return torch.tensor(rows, dtype=torch.long)
+    return _per_column(examples, length, IGNORE_INDEX,
+                       lambda ex, width: column_carries(ex.problem.a, ex.problem.b, width))
 
 
 def product_target_ids(examples: list[Example], length: int, k: int) -> torch.Tensor:
     """``[B, length, k]``: at each supervised position of an encoder example, its answer column's ``k`` digit
     products (:func:`~lengen_utils.carries.column_products`), ``IGNORE_INDEX`` elsewhere."""
+    return _per_column(examples, length, [IGNORE_INDEX] * k,
+                       lambda ex, width: column_products(ex.problem.a, ex.problem.b, width, k))
+
+
+def _per_column(examples: list[Example], length: int, empty, values) -> torch.Tensor:
+    """Each example's ``values(example, width)[s]`` at its supervised position of answer column ``s``, ``empty``
+    elsewhere, as one ``[B, length, ...]`` tensor."""
     rows = []
     for ex in examples:
-        row = [[IGNORE_INDEX] * k for _ in range(length)]
+        row = [empty] * length
         sig = ex.target_significance
-        products = column_products(ex.problem.a, ex.problem.b, max(sig) + 1, k)
+        per_column = values(ex, max(sig) + 1)
         for pos, s in zip(ex.supervised, sig):
-            row[pos] = products[s]
+            row[pos] = per_column[s]
         rows.append(row)
     return torch.tensor(rows, dtype=torch.long)
 

@@ -225,7 +225,7 @@ def heads_text(live: Mapping[str, Mapping[int, float]], trained: int = NB04_TRAI
 def next_steps_text(name: str = SEARCH["+ curriculum, twice the steps"]) -> str:
     """What the search says to try next; ``name``: the longest run, whose learning curve (manifest) says whether time
     was still paying off."""
-    curve = manifest_record(name).get("learning_curve") if name in read_manifest() else None
+    curve = _curve(name)
     grew = "" if not curve else render_md(
         "Time paid off: the longest run (`{name}`) was at {a:pct} exact match on {L}-digit multiplicands after "
         "{s1:,} steps (its learning curve, in the manifest) and at {b:pct} after {s2:,}. ", name=name,
@@ -243,15 +243,20 @@ def next_steps_text(name: str = SEARCH["+ curriculum, twice the steps"]) -> str:
         "search and its tables are logged in `docs/logs/upe-log.md`.", rising=_rising(HEADS["carry and product heads"]))
 
 
+def _curve(name: str) -> dict | None:
+    """``name``'s learning curve from the manifest; ``None`` if it is not built or has none."""
+    return manifest_record(name).get("learning_curve") if name in read_manifest() else None
+
+
 def _rising(name: str) -> str:
     """`` (a% at step s1, b% at s2 of its learning curve)``: the last two points of ``name``'s curve, if built."""
-    curve = manifest_record(name).get("learning_curve") if name in read_manifest() else None
+    curve = _curve(name)
     if not curve or len(curve["em"]) < 3:
         return ""
     return render_md(" ({a:pct} exact match at step {s1:,}, {b:pct} at {s2:,}, on its learning curve)",
                      a=curve["em"][-3], s1=curve["steps"][-3], b=curve["em"][-1], s2=curve["steps"][-1])
 
 
-__all__ = ["SEARCH", "CARRY_MODEL", "HEADS", "check_heads", "heads_text", "built_search", "search_table", "best_model", "check_mastery", "mastery_text",
-           "site_groups", "check_sites", "sites_text", "carry_split", "check_carry_split", "carry_text",
-           "next_steps_text"]
+__all__ = ["SEARCH", "CARRY_MODEL", "HEADS", "check_heads", "heads_text", "built_search", "search_table",
+           "best_model", "check_mastery", "mastery_text", "site_groups", "check_sites", "sites_text", "carry_split",
+           "check_carry_split", "carry_text", "next_steps_text"]

@@ -11,7 +11,9 @@ idle; batching the seeds fills it with one kernel where K would run one after an
 Two limits: ``dropout`` must be 0, and UPE (multiplication) is not supported (its input check reads a
 tensor value, which ``vmap`` forbids). When attention has a learned bias (RPE, the relative scalar bias)
 SDPA is pinned to its math backend, whose gradient reaches the bias under ``vmap``; otherwise the fused
-kernel runs once per seed (``vmap`` has no batching rule for it yet).
+kernel runs once per seed (``vmap`` has no batching rule for it yet). That math path runs in float32 on CUDA
+too: under bf16 autocast its batched softmax backward fails ("expected input and grad types to match",
+torch 2.11 on an H200), so :func:`batched_amp` turns autocast off there.
 """
 from __future__ import annotations
 
@@ -128,6 +130,12 @@ def check_seeds_config(cfg: ModelConfig, seeds: Sequence[int]) -> None:
         raise ValueError("fit_seeds does not support the upe encoding (its input check cannot run under vmap)")
 
 
+def batched_amp(cfg: ModelConfig, train: TrainConfig) -> bool:
+    """Whether :func:`fit_seeds` runs under bf16 autocast: as ``train.amp`` asks, except where a learned attention
+    bias pins SDPA's math backend, whose batched softmax backward fails under autocast on CUDA."""
+    return train.amp and not (cfg.encoding == "rpe" or cfg.relative_bias)
+
+
 def fit_seeds(cfg: ModelConfig, task: Task, train: TrainConfig, seeds: Sequence[int], *,
               device: torch.device | str | None = None, log_every: int = 50,
               progress: bool = False) -> list[tuple[Transformer, TrainResult]]:
@@ -160,6 +168,7 @@ def fit_seeds(cfg: ModelConfig, task: Task, train: TrainConfig, seeds: Sequence[
     rngs = [np.random.default_rng(s) for s in seeds]
     K = len(seeds)
     learned_bias = cfg.encoding == "rpe" or cfg.relative_bias
+    amp = batched_amp(cfg, train)
 
     def one(p, b, tokens, position_ids, key_padding, uniform_slots):
         state = ({f"model.{k}": v for k, v in p.items()}, {f"model.{k}": v for k, v in b.items()})
@@ -176,7 +185,7 @@ def fit_seeds(cfg: ModelConfig, task: Task, train: TrainConfig, seeds: Sequence[
         batch = {k: None if v is None else v.to(dev, non_blocking=True) for k, v in batch.items()}
         slots_dim = None if batch["uniform_slots"] is None else 0
         run = vmap(one, in_dims=(0, 0, 0, 0, 0, slots_dim), randomness="different")
-        with autocast(dev, train.amp), _math_attention() if learned_bias else contextlib.nullcontext(), \
+        with autocast(dev, amp), _math_attention() if learned_bias else contextlib.nullcontext(), \
                 warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=".*batching rule.*")
             logits = run(params, buffers, batch["tokens"], batch["position_ids"], batch["key_padding"],
@@ -219,6 +228,7 @@ def benchmark(k: int = 4, steps: int = 30, batch_size: int = 32, model_config: M
     """Wall and CPU time of K sequential ``fit`` runs vs one :func:`fit_seeds` run (both include data sampling)."""
     dev = pick_device(device)
     train = TrainConfig(steps=steps, batch_size=batch_size, lr=1e-3, warmup_steps=max(1, steps // 10))
+    train = replace(train, amp=batched_amp(model_config, train))      # both paths in the same precision
     task, seeds = Task(task_config), list(range(k))
     fit_seeds(model_config, task, replace(train, steps=2), seeds, device=dev)          # warm-up both paths
     fit(init_models(model_config, [0])[0].to(dev), task, replace(train, steps=2), progress=False)
@@ -232,7 +242,7 @@ def benchmark(k: int = 4, steps: int = 30, batch_size: int = 32, model_config: M
     results = fit_seeds(model_config, task, train, seeds, device=dev, log_every=steps)
     batched, batched_cpu = time.perf_counter() - t0, time.process_time() - c0
     name = "coupled (nb05-both)" if (model_config, task_config) == (COUPLED_MODEL, COUPLED_TASK) else "custom config"
-    return {"config": name, "k": k, "steps": steps, "batch_size": batch_size, "device": str(dev),
+    return {"config": name, "k": k, "steps": steps, "batch_size": batch_size, "device": str(dev), "amp": train.amp,
             "threads": torch.get_num_threads(), "sequential_s": sequential, "batched_s": batched,
             "speedup": sequential / batched, "sequential_cpu_s": sequential_cpu, "batched_cpu_s": batched_cpu,
             "speedup_cpu_time": sequential_cpu / batched_cpu, "sequential_final_loss": seq_loss,

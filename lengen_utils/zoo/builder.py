@@ -80,10 +80,26 @@ def measure(model: Transformer, e: ZooEntry, progress: bool = False) -> dict:
             "eval_n": e.eval_n, "eval_seed": EVAL_SEED}
 
 
-def check_buildable(name: str, assets: Path | None = None) -> ZooEntry:
-    """Everything ``build`` can check before it trains: a known name, a readable manifest of the right
-    shape, and a writable assets folder. Raises :class:`ZooError`."""
+def build_device(e: ZooEntry, device: str | None = None) -> torch.device:
+    """The device ``e`` trains on: ``device`` if given, else CUDA for a GPU entry (tag ``gpu``) and the CPU for
+    the others. A GPU entry on a machine without CUDA raises :class:`ZooError` that says what CI does instead."""
+    name = device or ("cuda" if e.needs_gpu else "cpu")
+    if name not in ("cpu", "cuda") and not name.startswith("cuda:"):
+        raise ZooError(f"device must be cpu or cuda, got {name!r}")
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise ZooError(f"{e.name} trains on an NVIDIA GPU (CUDA) and this machine has none; "
+                       "its cached file is checked on the CPU by `zoo verify --no-retrain` and tests/test_gpu_entries.py")
+    if e.needs_gpu and not name.startswith("cuda"):
+        raise ZooError(f"{e.name} is a paper-scale entry (tag gpu): train it with `{e.command}` on a GPU, "
+                       "not on the CPU")
+    return torch.device(name)
+
+
+def check_buildable(name: str, assets: Path | None = None, device: str | None = None) -> ZooEntry:
+    """Everything ``build`` can check before it trains: a known name, a device it may train on, a readable
+    manifest of the right shape, and a writable assets folder. Raises :class:`ZooError`."""
     e = entry(name)
+    build_device(e, device)
     root = assets_dir(assets)
     read_manifest(root)
     try:
@@ -94,15 +110,17 @@ def check_buildable(name: str, assets: Path | None = None) -> ZooEntry:
     return e
 
 
-def build(name: str, progress: bool = True, assets: Path | None = None) -> dict:
-    """Train, evaluate, save and record one entry; returns its manifest record.
+def build(name: str, progress: bool = True, assets: Path | None = None, device: str | None = None) -> dict:
+    """Train, evaluate, save and record one entry; returns its manifest record. ``device`` (cpu or cuda)
+    defaults to :func:`build_device`'s choice; a GPU build records the GPU's name beside its seconds.
 
     The asset and the manifest are replaced together or not at all (an interrupted or failed build
     leaves both as they were)."""
-    e = check_buildable(name, assets)
+    e = check_buildable(name, assets, device)
     name = e.name                             # an alias builds its entry
+    on = build_device(e, device)
     curve: dict = {}
-    model, result = train_entry(e, progress, curve=curve)
+    model, result = train_entry(e, progress, curve=curve, device=None if on.type == "cpu" else on)
     round_to_half(model)                      # measure what is stored
     record = {
         "command": e.command, "description": e.description, "seed": e.seed, **e.configs(),
@@ -113,6 +131,10 @@ def build(name: str, progress: bool = True, assets: Path | None = None) -> dict:
         "threads": torch.get_num_threads(), "machine": platform.machine(), "device": str(model.device),
         "created": time.strftime("%Y-%m-%d %H:%M:%S"), "storage": HALF,
     }
+    if on.type == "cuda":
+        record["gpu"] = torch.cuda.get_device_name(on)
+        record["compute"] = f"{record['train_seconds']} s of training on one {record['gpu']}"
+        model = model.cpu()
     if curve:
         record["learning_curve"] = curve
     meta = {"zoo_name": name, "task": e.task.to_dict(), "seed": e.seed}
@@ -152,21 +174,23 @@ def verify(name: str, tolerance: float = 0.05, retrain: bool = True, progress: b
            assets: Path | None = None) -> dict:
     """Check an entry end to end: the cached file reproduces the recorded metrics exactly and, with
     ``retrain``, a model trained from scratch with the recorded config and seed lands within
-    ``tolerance`` of them at every length. A float16 entry's retrained model is rounded to float16
-    first, as ``build`` rounds it (a float32 entry's is measured as trained, as it was recorded).
+    ``tolerance`` of them at every length. A GPU entry (tag ``gpu``) is verified only on CUDA. A float16
+    entry's retrained model is rounded to float16 first, as ``build`` rounds it (a float32 entry's is measured
+    as trained, as it was recorded).
     Returns a report; raises ``AssertionError`` on a mismatch."""
     record = manifest_record(name, assets)
     e = catalog_entry_of(name, record)
+    on = build_device(e)                      # a GPU entry is measured and retrained where it was recorded
     recorded = _em(record["metrics"]["em"])
     half = record.get("storage") == HALF
-    model, _ = load(name, assets=assets)
+    model, _ = load(name, device=on, assets=assets)
     cached = _em(measure(model, e)["em"])
     report = {"name": name, "storage": HALF if half else "float32", "recorded": recorded, "cached": cached}
     bad = {k: (recorded[k], cached[k]) for k in recorded if abs(recorded[k] - cached[k]) > 1e-9}
     if bad:
         raise AssertionError(f"{name}: the cached checkpoint gives {bad} (recorded, measured)")
     if retrain:
-        fresh, result = train_entry(e, progress)
+        fresh, result = train_entry(e, progress, device=None if on.type == "cpu" else on)
         if half:
             round_to_half(fresh)
         report["retrained"] = _em(measure(fresh, e)["em"])

@@ -162,6 +162,6 @@ register(ZooEntry(
 
 # == notebooks 04 and 05: their own modules =============================================================
 from . import (catalog_nb04, catalog_nb04_text, catalog_nb05, catalog_nb05_2d, catalog_nb05_baselines,  # noqa: E402,F401
-               catalog_nb05_mul, catalog_nb08)  # (registers them)
+               catalog_nb05_mul, catalog_nb08, catalog_gpu)  # (registers them)
 
 __all__ = ["ENTRIES", "catalog", "entry", "register"]

@@ -216,8 +216,8 @@ for _size in ("big", "long"):
 # With the carry head the carry is right in about 90% of the middle columns, and the digit still only in about half
 # of those: the weak spot is the column's own sum of three digit products, mod 10. Product heads supervise the
 # three products of each column (training only, like the carry head). Same model and budget as big-cur-carry.
-# Then a second seed, and twice the steps (its learning curve was still climbing at the end).
-for _size, _seed in (("big", 0), ("big", 1), ("long", 0)):
+# Then a second seed, and twice the steps (its learning curve was still climbing at the end), on three seeds.
+for _size, _seed in (("big", 0), ("big", 1), ("long", 0), ("long", 1), ("long", 2)):
     _nb04("upe", 3, _seed, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size=_size, curriculum=True, carry=True,
           products=True, tags=("nb04-m3-search",),
           note=f"; attention window {NB04_M3_WINDOW}; multiplier curriculum 1 -> 2 -> 3 digits; carry head and "

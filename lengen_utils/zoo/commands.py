@@ -32,6 +32,8 @@ def build_parser() -> OneLineParser:
     p_train.add_argument("names", nargs="*", metavar="NAME")
     p_train.add_argument("--all", action="store_true", help="every entry of the catalog")
     p_train.add_argument("--tag", help="every entry with this tag (e.g. nb03, flagship)")
+    p_train.add_argument("--device", choices=("cpu", "cuda"), default=None,
+                         help="where to train (default: cuda for the paper-scale entries, tag gpu; else cpu)")
     p_verify = sub.add_parser("verify", help="retrain an entry and compare with the manifest")
     p_verify.add_argument("names", nargs="+", metavar="NAME")
     p_verify.add_argument("--tolerance", type=fraction, default=0.05,
@@ -93,7 +95,7 @@ def _preflight(args) -> list[str]:
     if args.cmd == "train":
         names = _train_names(args)
         for name in names:
-            check_buildable(name)
+            check_buildable(name, device=args.device)
         return names
     names = _known(list(args.names))
     for name in names:
@@ -160,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
             _migrate_half(names) if args.half else _migrate(names)
         elif args.cmd == "train":
             for name in names:
-                rec = build(name)
+                rec = build(name, device=args.device)
                 print(f"{name}: trained in {rec['train_seconds']} s; EM " +
                       ", ".join(f"{k}: {v:.3f}" for k, v in rec["metrics"]["em"].items()))
         else:

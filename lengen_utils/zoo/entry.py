@@ -18,6 +18,7 @@ from ..task_config import TaskConfig
 from ..train import LOG_EVERY, TrainConfig
 
 
+GPU_TAG = "gpu"     # the tag of an entry built (and retrained by ``verify``) only on an NVIDIA GPU
 _SEED = re.compile(r"^(?P<method>.+)-s(?P<seed>\d+)$")
 
 
@@ -78,9 +79,16 @@ class ZooEntry:
         return self.train.seed
 
     @property
+    def needs_gpu(self) -> bool:
+        """Whether this entry trains at a paper's scale on a GPU (tag ``gpu``): ``zoo train`` and a retraining
+        ``zoo verify`` refuse it without CUDA; CI checks its file and evaluates it briefly on the CPU."""
+        return GPU_TAG in self.tags
+
+    @property
     def command(self) -> str:
         """The command that (re)builds this entry's asset and manifest record."""
-        return f"python -m lengen_utils.zoo train {self.name}"
+        device = " --device cuda" if self.needs_gpu else ""
+        return f"python -m lengen_utils.zoo train{device} {self.name}"
 
     def configs(self) -> dict:
         """``{"task": ..., "model": ..., "train": ...}`` as JSON-ready dicts."""

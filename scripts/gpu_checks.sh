@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Issue 24's device checks in one bounded run on an NVIDIA GPU machine (docs/scale.md, "On a GPU").
+#
+#   OUT=/some/folder BUDGET_S=540 bash scripts/gpu_checks.sh [ENTRY ...]
+#
+# 1. the GPU's name; 2. throughput of the three named shapes on CUDA (clean timings, nothing else running);
+# 3. the batched-seed speed-up (multiseed --k 4); 4. the paper-scale zoo entries (tag gpu, default: all of
+# them), trained side by side on the one GPU, each into its own assets folder, while `pytest -m cuda` runs.
+# Every stage has a deadline inside BUDGET_S, so the packing step always runs: $OUT gets results.tar (logs,
+# JSON records, manifests) and one .safetensors per finished entry, to be imported into assets/.
+set -u
+OUT=${OUT:?set OUT to the folder for the results}
+BUDGET_S=${BUDGET_S:-540}
+PY=${PYTHON:-python3}
+export PYTHONUNBUFFERED=1
+start=$(date +%s)
+left() { local s=$(( BUDGET_S - ($(date +%s) - start) - 15 )); echo $(( s > 1 ? s : 1 )); }   # seconds to packing
+work=$(mktemp -d)
+mkdir -p "$work/logs"
+ENTRIES=("$@")
+if [ ${#ENTRIES[@]} -eq 0 ]; then
+  mapfile -t ENTRIES < <($PY -c "from lengen_utils.zoo.catalog import catalog
+print('\n'.join(n for n, e in sorted(catalog().items()) if e.needs_gpu))")
+fi
+
+{ nvidia-smi -L; $PY -c "import torch; print(torch.__version__, torch.cuda.get_device_name())"; } >"$work/logs/device.txt" 2>&1
+
+for config in flagship cho-1to30 sabbaghi-rpe-l50; do
+  timeout 50 $PY -m lengen_utils.throughput --config "$config" --device cuda --json \
+    >"$work/logs/throughput-$config.json" 2>"$work/logs/throughput-$config.err"
+done
+timeout 50 $PY -m lengen_utils.multiseed --k 4 --device cuda --json >"$work/logs/multiseed.json" 2>"$work/logs/multiseed.err"
+
+pids=()
+for name in "${ENTRIES[@]}"; do
+  mkdir -p "$work/assets-$name/zoo"
+  LENGEN_ASSETS="$work/assets-$name" timeout "$(left)" $PY -m lengen_utils.zoo train --device cuda "$name" \
+    >"$work/logs/train-$name.log" 2>&1 &
+  pids+=($!)
+done
+timeout "$(( $(left) > 300 ? 300 : $(left) ))" $PY -m pytest -m cuda tests/test_cuda.py -q -p no:nbval \
+  >"$work/logs/pytest-cuda.log" 2>&1
+for pid in "${pids[@]}"; do wait "$pid"; done
+
+for name in "${ENTRIES[@]}"; do
+  f="$work/assets-$name/zoo/$name.safetensors"
+  [ -f "$f" ] && cp "$f" "$OUT/" && cp "$work/assets-$name/manifest.json" "$work/logs/manifest-$name.json"
+done
+tar -C "$work" -cf "$OUT/results.tar" logs
+echo "done in $(( $(date +%s) - start )) s"; ls -la "$OUT"; tail -n 3 "$work"/logs/*.log

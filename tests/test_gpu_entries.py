@@ -1,0 +1,75 @@
+"""The paper-scale entries trained on a GPU (tag ``gpu``): on a machine without CUDA, CI checks what it can.
+
+Their files are checked against their sha256 by tests/test_assets.py. Here: each record says where it was trained,
+a short live evaluation on the CPU agrees with the record, and ``zoo train`` / ``zoo verify`` refuse them without
+CUDA, with a sentence that names the GPU, instead of training a paper-scale model for hours on a CPU.
+"""
+import pytest
+import torch
+
+from lengen_utils import zoo
+from lengen_utils.evaluate import evaluate_lengths
+from lengen_utils.zoo.builder import build_device, check_buildable
+from lengen_utils.zoo.entry import ZooError
+
+GPU_ENTRIES = sorted(name for name, e in zoo.catalog().items() if e.needs_gpu)
+MANIFEST = zoo.read_manifest()
+BUILT = [name for name in GPU_ENTRIES if name in MANIFEST]
+no_cuda = pytest.mark.skipif(torch.cuda.is_available(), reason="checks the refusal on a machine without CUDA")
+
+
+def test_the_gpu_entries_exist_and_most_are_built():
+    assert {"cho-addition-1to30-s0", "sabbaghi-rpe-addition-5to50-s0"} <= set(BUILT), BUILT
+
+
+@pytest.mark.parametrize("name", BUILT)
+def test_a_gpu_record_says_where_it_was_trained(name):
+    rec = MANIFEST[name]
+    assert rec["device"].startswith("cuda"), rec["device"]
+    assert rec["gpu"] and rec["gpu"] in rec["compute"], rec
+    assert "--device cuda" in rec["command"], rec["command"]
+
+
+@pytest.mark.parametrize("name, lengths, n", [
+    ("cho-addition-1to30-s0", (30, 100, 200), 20),          # decoding with the KV cache, 200 digits in seconds
+    ("sabbaghi-rpe-addition-5to50-s0", (5, 10, 20), 100),
+])
+def test_a_short_cpu_evaluation_agrees_with_the_gpu_record(name, lengths, n):
+    model, task = zoo.load(name)
+    recorded = MANIFEST[name]["metrics"]["em"]
+    live = evaluate_lengths(model, task, lengths, n=n, seed=123)
+    for k in lengths:
+        # n problems drawn apart from the recorded set: within 3 binomial standard errors, at least 0.1
+        spread = max(0.1, 3 * (recorded[str(k)] * (1 - recorded[str(k)]) / n) ** 0.5)
+        assert abs(live[k].exact_match - recorded[str(k)]) <= spread, (k, live[k].exact_match, recorded[str(k)])
+
+
+@no_cuda
+@pytest.mark.parametrize("name", GPU_ENTRIES)
+def test_zoo_train_refuses_a_gpu_entry_without_cuda(name, tmp_path):
+    with pytest.raises(ZooError, match="NVIDIA GPU"):
+        check_buildable(name, tmp_path)
+
+
+def test_a_gpu_entry_is_not_trained_on_the_cpu():
+    e = zoo.entry(GPU_ENTRIES[0])
+    with pytest.raises(ZooError, match="paper-scale"):
+        build_device(e, "cpu")
+    with pytest.raises(ZooError, match="cpu or cuda"):
+        build_device(e, "tpu")
+
+
+def test_a_course_entry_still_trains_on_the_cpu():
+    assert build_device(zoo.entry("nb02-ape-l5")).type == "cpu"
+
+
+@no_cuda
+def test_zoo_verify_refuses_a_gpu_entry_without_cuda(capsys):
+    assert zoo.main(["verify", "--no-retrain", BUILT[0]]) == 1
+    assert "NVIDIA GPU" in capsys.readouterr().err
+
+
+@no_cuda
+def test_the_train_command_names_the_device_flag(capsys):
+    assert zoo.main(["train", "--device", "cpu", GPU_ENTRIES[0]]) == 2
+    assert "--device cuda" in capsys.readouterr().err

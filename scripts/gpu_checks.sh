@@ -32,6 +32,9 @@ done
 timeout 50 $PY -m lengen_utils.multiseed --k 4 --device cuda --json >"$work/logs/multiseed.json" 2>"$work/logs/multiseed.err"
 
 pids=()
+# side by side, each run gets its share of the CPU threads: with 16 threads each, four runs spent most of their
+# time contending for the cores (docs/logs/gpu-log.md)
+export LENGEN_THREADS=$(( $(nproc) / (${#ENTRIES[@]} + 1) > 0 ? $(nproc) / (${#ENTRIES[@]} + 1) : 1 ))
 for name in "${ENTRIES[@]}"; do
   mkdir -p "$work/assets-$name/zoo"
   LENGEN_ASSETS="$work/assets-$name" timeout "$(left)" $PY -m lengen_utils.zoo train --device cuda "$name" \

@@ -12,27 +12,19 @@ from dataclasses import replace
 
 import numpy as np
 
-from .config_checks import parse_override
 from .constants import EVAL_SEED
 from .model import Transformer
 from .positions import PositionRangeError
 from .tasks import Task
-from .zoo import ZooEntry
+from .zoo import ZooEntry, with_overrides
 from .zoo.flagship import APE_STEPS, BATCH, STEPS, ape_recipe, flagship_recipe
 
 
 def apply_overrides(recipe: ZooEntry, overrides: list[str]) -> ZooEntry:
-    """Apply ``section.field=value`` overrides (section: task, model or train; value parsed as JSON).
-    A malformed override, an unknown field or a value the config refuses raises ``ValueError``."""
-    for item in overrides:
-        section, field, val = parse_override(item, recipe.configs())
-        if field == "betas" and isinstance(val, list):
-            val = tuple(val)
-        try:
-            recipe = replace(recipe, **{section: replace(getattr(recipe, section), **{field: val})})
-        except (TypeError, ValueError) as err:
-            raise ValueError(f"override {item!r} refused: {err}") from None
-    return recipe
+    """Apply ``section.field=value`` overrides (section: task, model or train; value parsed as JSON) with the zoo's
+    :func:`~lengen_utils.zoo.with_overrides`. A malformed override, an unknown field or a value the config
+    refuses raises ``ValueError``."""
+    return with_overrides(recipe, overrides)
 
 
 def flagship_recipes(steps: int | None = None, batch_size: int = BATCH, seed: int = 0, overrides=(),

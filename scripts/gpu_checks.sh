@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24's device checks in one bounded run on an NVIDIA GPU machine (docs/scale.md, "On a GPU").
+# The GPU checks in one bounded run on an NVIDIA GPU machine (docs/scale.md, "On a GPU").
 #
 #   OUT=/some/folder BUDGET_S=540 bash scripts/gpu_checks.sh [ENTRY ...]
 #

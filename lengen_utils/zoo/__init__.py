@@ -37,12 +37,13 @@ from .entry import ZooEntry, ZooError
 from .flagship import ape_recipe, coupled_recipe, flagship_recipe
 from .manifest import (ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path, commit, manifest_record,
                        metrics, per_digit, read_manifest, record_in_manifest)
-from .registry import entry_for, recipe_entries
+from .recipe import Recipe, with_overrides
+from .registry import RECIPES, entry_for, get_recipe, recipe_entries, register_recipe
 
 __all__ = [
-    "ALIASES", "ASSETS", "ENTRIES", "MANIFEST", "REPO_ROOT", "ZooEntry", "ZooError", "ape_recipe", "assets_dir", "build",
+    "ALIASES", "ASSETS", "ENTRIES", "MANIFEST", "RECIPES", "REPO_ROOT", "Recipe", "ZooEntry", "ZooError", "ape_recipe", "assets_dir", "build",
     "catalog", "check_buildable", "checkpoint_path", "commit", "coupled_recipe", "entry", "entry_for",
-    "flagship_recipe", "load", "main",
+    "flagship_recipe", "get_recipe", "load", "main",
     "manifest_record", "measure", "metrics", "per_digit", "read_manifest", "recipe_entries", "record_in_manifest",
-    "register", "resolve", "train_entry", "verify",
+    "register", "register_recipe", "resolve", "train_entry", "verify", "with_overrides",
 ]

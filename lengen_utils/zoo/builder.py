@@ -25,6 +25,7 @@ from ..task_config import TaskConfig
 from ..tasks import Task
 from ..train import TrainConfig, TrainResult, fit
 from .catalog import catalog, entry
+from .registry import entry_for
 from .entry import ZooEntry, ZooError
 from .manifest import assets_dir, commit, manifest_record, read_manifest
 
@@ -146,8 +147,13 @@ def _rebuild_hint(name: str, record: dict) -> str:
     return f"Rebuild it with `{command}`."
 
 
-def load(name: str, device: torch.device | str = "cpu", assets: Path | None = None) -> tuple[Transformer, Task]:
-    """The cached model and its task; a missing or altered file is refused with the rebuild command."""
+def load(name: str, device: torch.device | str = "cpu", assets: Path | None = None, *,
+         seed: int | None = None) -> tuple[Transformer, Task]:
+    """The cached model and its task; a missing or altered file is refused with the rebuild command.
+
+    ``name`` is an entry (``"nb05-plain-s1"``), or a recipe with ``seed`` (``load("nb05-plain", seed=1)``)."""
+    if seed is not None:
+        name = entry_for(name, seed).name
     record = manifest_record(name, assets)
     path = assets_dir(assets) / record["file"]
     model, _ = load_model(path, device, rebuild_hint=_rebuild_hint(name, record),

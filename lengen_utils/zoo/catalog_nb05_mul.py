@@ -21,11 +21,9 @@ carries stayed the weak spot (Cho et al.'s Theorem 6.1 construction has 10 heads
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
-from .entry import ZooEntry
 from .flagship import BATCH, coupled_recipe
-from .registry import register
+from .recipe import Recipe
+from .registry import register_recipe
 
 MUL_LENGTHS = (5, 10, 15, 20, 25, 30, 40)
 MUL_LAYERS = (1, 2)
@@ -34,22 +32,19 @@ MUL_STEPS = 8000
 MUL_HEADS = 8                  # b0, b1 and four multiplicand digits to fetch: 4 heads were short (docs/logs/nx2-log.md)
 
 
-def mul_uniform_entry(layers: int, seed: int) -> ZooEntry:
-    """Our N x 2 recipe with ``layers`` layers, one seed."""
-    base = coupled_recipe(seed=seed)
-    task = replace(base.task, op="*", multiplier_digits=2, pack=1)
-    model = replace(base.model, n_layers=layers, n_heads=MUL_HEADS, encoding="none", relative_bias_uniform=True)
-    train = replace(base.train, steps=MUL_STEPS, batch_size=BATCH, lr=3e-3)
-    return ZooEntry(name=f"nb05-mulu-{layers}l-s{seed}", task=task, model=model, train=train,
-                    eval_lengths=MUL_LENGTHS, eval_n=500, tags=("nb05-mul",),
-                    description=f"N x 2 multiplication (Cho et al. 6.1), our recipe: coupled relative bias with a "
-                                f"uniform entry for the multiplier's digits, no absolute table, one problem per "
-                                f"sequence; {layers} layer(s), {MUL_HEADS} heads, {MUL_STEPS:,} steps; multiplicand 1-10 "
-                                f"digits, seed {seed} (notebook 05)")
+def mul_uniform_recipe(layers: int) -> Recipe:
+    """Our N x 2 recipe with ``layers`` layers, seeds ``MUL_SEEDS``: the coupled variant (one problem per
+    sequence, 8 heads, no table, the multiplier's uniform bias) on ``a x b`` with ``b`` of 2 digits."""
+    base = Recipe.from_entry(coupled_recipe(), id="coupled-variant")
+    return base.derive(
+        f"nb05-mulu-{layers}l", 'task.op="*"', "task.multiplier_digits=2", "task.pack=1",
+        f"model.n_layers={layers}", f"model.n_heads={MUL_HEADS}", 'model.encoding="none"',
+        "model.relative_bias_uniform=true", f"train.steps={MUL_STEPS}", f"train.batch_size={BATCH}", "train.lr=0.003",
+        seeds=MUL_SEEDS, eval_lengths=MUL_LENGTHS, eval_n=500, tags=("nb05-mul",),
+        description=f"N x 2 multiplication (Cho et al. 6.1), our recipe: coupled relative bias with a uniform entry "
+                    f"for the multiplier's digits, no absolute table, one problem per sequence; {layers} layer(s), "
+                    f"{MUL_HEADS} heads, {MUL_STEPS:,} steps; multiplicand 1-10 digits, seed {{seed}} (notebook 05)")
 
 
-#: ``{layers: recipe}`` of our N x 2 recipe, filled as it registers (``2`` -> ``"nb05-mulu-2l"``)
-MUL_RECIPES: dict[int, str] = {}
-for _layers in MUL_LAYERS:
-    for _seed in MUL_SEEDS:
-        MUL_RECIPES[_layers] = register(mul_uniform_entry(_layers, _seed)).recipe
+#: ``{layers: recipe}`` of our N x 2 recipe (``2`` -> ``"nb05-mulu-2l"``)
+MUL_RECIPES: dict[int, str] = {layers: register_recipe(mul_uniform_recipe(layers)).id for layers in MUL_LAYERS}

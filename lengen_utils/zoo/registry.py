@@ -13,8 +13,10 @@ from pathlib import Path
 from .aliases import ALIASES, resolve
 from .entry import ZooEntry, ZooError
 from .manifest import read_manifest
+from .recipe import Recipe
 
 ENTRIES: dict[str, ZooEntry] = {}
+RECIPES: dict[str, Recipe] = {}         # the recipes declared as :class:`Recipe` (the others are entries' recipes)
 
 
 def register(entry: ZooEntry) -> ZooEntry:
@@ -27,6 +29,30 @@ def register(entry: ZooEntry) -> ZooEntry:
                          f"({taken!r})")
     ENTRIES[entry.name] = entry
     return entry
+
+
+def register_recipe(recipe: Recipe) -> Recipe:
+    """Add ``recipe`` and an entry per seed (:meth:`Recipe.entry`) to the catalog; returns the recipe."""
+    if recipe.id in RECIPES or recipe_entries(recipe.id):
+        raise ValueError(f"zoo recipe {recipe.id!r} registered twice")
+    for e in recipe.entries():
+        register(e)
+    RECIPES[recipe.id] = recipe
+    return recipe
+
+
+def get_recipe(recipe_id: str) -> Recipe:
+    """The recipe ``recipe_id``: a declared :class:`Recipe`, or the one that the seeds registered as entries share
+    (then built from its lowest seed's entry, with every registered seed). Unknown: :class:`ZooError`."""
+    if recipe_id in RECIPES:
+        return RECIPES[recipe_id]
+    seeds = recipe_entries(recipe_id)
+    if not seeds:
+        known = sorted({e.recipe for e in ENTRIES.values()})
+        close = difflib.get_close_matches(recipe_id, known, n=3)
+        raise ZooError(f"unknown zoo recipe {recipe_id!r}" + (f"; did you mean {', '.join(close)}?" if close else ""))
+    first = ENTRIES[next(iter(seeds.values()))]
+    return Recipe.from_entry(first, seeds=tuple(seeds))
 
 
 def catalog() -> dict[str, ZooEntry]:

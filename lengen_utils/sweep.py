@@ -38,13 +38,13 @@ from .evaluate import evaluate_lengths
 from .generalization import median_and_range
 from .model import Transformer
 from .multiseed import fit_seeds
-from .sweep_grid import (SECTIONS, SEED, RunSpec, SweepError, apply_override, expand, from_entry, load_config,
-                         parse_seeds)
+from .sweep_grid import (SECTIONS, SEED, RunSpec, SweepError, apply_override, expand, from_entry, from_recipe,
+                         load_config, parse_seeds)
 from .tasks import Task
 from .train import fit
 
 __all__ = [
-    "SECTIONS", "SEED", "RunSpec", "SweepError", "apply_override", "expand", "from_entry", "load_config",
+    "SECTIONS", "SEED", "RunSpec", "SweepError", "apply_override", "expand", "from_entry", "from_recipe", "load_config",
     "parse_seeds", "run_spec", "run_local", "run_ray", "read_results", "summary", "format_summary",
     "build_parser", "main",
 ]
@@ -182,6 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m lengen_utils.sweep", description=__doc__.split("\n")[0])
     p.add_argument("--config", action="append", default=[], metavar="FILE", help="JSON sweep config (repeatable)")
     p.add_argument("--entry", action="append", default=[], metavar="NAME", help="zoo entry as base config (repeatable)")
+    p.add_argument("--recipe", action="append", default=[], metavar="ID",
+                   help="zoo recipe as base config, with its seeds unless --seeds is given (repeatable)")
     p.add_argument("--seeds", default=None, help="seeds, e.g. 0,1,2 or 0-9; replaces each config's train.seed "
                                                  "(default: each config's own train.seed)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override, e.g. train.steps=500")
@@ -204,12 +206,13 @@ def main(argv: list[str] | None = None) -> int:
     """CLI entry point; returns the exit status (2: bad arguments or config)."""
     try:
         args = build_parser().parse_args(argv)
-        if not args.config and not args.entry:
-            raise SweepError("name at least one --config FILE or --entry NAME")
+        if not args.config and not args.entry and not args.recipe:
+            raise SweepError("name at least one --config FILE, --entry NAME or --recipe ID")
         if args.cpus_per_task <= 0 or args.gpus_per_task < 0 or (args.num_cpus is not None and args.num_cpus < 1):
             raise SweepError("--cpus-per-task must be > 0, --gpus-per-task >= 0 and --num-cpus >= 1")
         _check_run_args(args)
-        bases = [c for f in args.config for c in load_config(f)] + [from_entry(n) for n in args.entry]
+        bases = ([c for f in args.config for c in load_config(f)] + [from_entry(n) for n in args.entry]
+                 + [from_recipe(r) for r in args.recipe])
         seeds = parse_seeds(args.seeds) if args.seeds is not None else None
         specs = expand(bases, seeds, args.set, args.grid, args.group_seeds)
         executor = args.executor

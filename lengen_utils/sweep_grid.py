@@ -74,6 +74,17 @@ def from_entry(name: str) -> dict:
             "eval_lengths": list(e.eval_lengths), "eval_n": e.eval_n}
 
 
+def from_recipe(recipe_id: str) -> dict:
+    """The base config of a zoo recipe, with its seeds (``--seeds`` replaces them)."""
+    try:
+        r = zoo.get_recipe(recipe_id)
+    except KeyError as exc:
+        raise SweepError(str(exc)) from exc
+    return {"name": r.id, "task": r.task.to_dict(), "model": r.model.to_dict(),
+            "train": {**r.train.to_dict(), "seed": r.seeds[0]}, "eval_lengths": list(r.eval_lengths),
+            "eval_n": r.eval_n, "seeds": list(r.seeds)}
+
+
 def apply_override(base: dict, item: str) -> dict:
     """``section.field=value`` (value read as JSON, else a string), or ``eval_n=`` / ``eval_lengths=``."""
     key, sep, text = item.partition("=")
@@ -137,6 +148,16 @@ def _check_lengths(name: str, task: TaskConfig, lengths: tuple[int, ...]) -> Non
                          f"from eval_lengths or widen the task") from None
 
 
+def _base_seeds(name: str, seeds, default: int) -> tuple[int, ...]:
+    """A config's own seeds (a recipe's, or a config file's ``"seeds"``), else ``(train.seed,)``."""
+    if seeds is None:
+        return (default,)
+    if (not isinstance(seeds, (list, tuple)) or not seeds or len(set(seeds)) != len(seeds)
+            or any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in seeds)):
+        raise SweepError(f"config {name!r}: seeds must be a list of distinct whole numbers >= 0, got {seeds!r}")
+    return tuple(seeds)
+
+
 def _spec(base: dict, seeds: tuple[int, ...] | None, group: bool) -> list[RunSpec]:
     """The tasks of one grid point, fully checked: one per seed, or one group of all seeds."""
     name, lengths, eval_n = _fields(base)
@@ -144,7 +165,7 @@ def _spec(base: dict, seeds: tuple[int, ...] | None, group: bool) -> list[RunSpe
         train = TrainConfig.from_dict(base.get("train", {}))
         task, model = TaskConfig.from_dict(base.get("task", {})), ModelConfig.from_dict(base.get("model", {}))
         check_compatible(model, task)
-        seeds = seeds if seeds is not None else (train.seed,)
+        seeds = seeds if seeds is not None else _base_seeds(name, base.get("seeds"), train.seed)
         if group:
             check_seeds_config(model, seeds)
     except (ConfigError, TypeError, ValueError) as exc:
@@ -183,6 +204,8 @@ def expand(bases: Iterable[dict], seeds: tuple[int, ...] | None = None, sets: It
     axes = _axes(grid)
     specs = []
     for base in bases:
+        if seeded:                                  # a train.seed override or grid replaces the config's own seeds
+            base = {k: v for k, v in base.items() if k != "seeds"}
         for item in sets:
             base = apply_override(base, item)
         for point in itertools.product(*axes):

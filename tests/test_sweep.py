@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from lengen_utils.sweep import (SweepError, expand, format_summary, from_entry, load_config, main,
+from lengen_utils.sweep import (SweepError, expand, format_summary, from_entry, from_recipe, load_config, main,
                                 parse_seeds, read_results, run_local, run_ray, summary)
 
 TINY = {"name": "tiny", "task": {"format": "cho", "positions": "coupled", "max_digits": 2, "max_position": 12},
@@ -55,6 +55,18 @@ def test_entry_and_config_file(config_file, tmp_path):
     bad.write_text("{not json")
     with pytest.raises(SweepError, match="cannot read"):
         load_config(bad)
+
+
+def test_a_recipe_brings_its_seeds_unless_told_otherwise():
+    base = from_recipe("nb05-mulu-2l")
+    assert [s.seeds for s in expand([base])] == [(0,), (1,), (2,)]
+    assert [s.seeds for s in expand([base], (7,))] == [(7,)]
+    assert [s.seeds for s in expand([base], grid=["train.seed=4,5"])] == [(4,), (5,)]
+    assert [s.seeds for s in expand([base], (0, 1), group_seeds=True)] == [(0, 1)]
+    with pytest.raises(SweepError, match="did you mean"):
+        from_recipe("nb05-mulu-2x")
+    with pytest.raises(SweepError, match="distinct whole numbers"):
+        expand([{**TINY, "seeds": [1, 1]}])
 
 
 def _check_records(records, seeds):

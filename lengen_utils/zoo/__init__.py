@@ -41,9 +41,9 @@ from .recipe import Recipe, with_overrides
 from .registry import RECIPES, entry_for, get_recipe, recipe_entries, register_recipe
 
 __all__ = [
-    "ALIASES", "ASSETS", "ENTRIES", "MANIFEST", "RECIPES", "REPO_ROOT", "Recipe", "ZooEntry", "ZooError", "ape_recipe", "assets_dir", "build",
-    "catalog", "check_buildable", "checkpoint_path", "commit", "coupled_recipe", "entry", "entry_for",
-    "flagship_recipe", "get_recipe", "load", "main",
-    "manifest_record", "measure", "metrics", "per_digit", "read_manifest", "recipe_entries", "record_in_manifest",
-    "register", "register_recipe", "resolve", "train_entry", "verify", "with_overrides",
+    "ALIASES", "ASSETS", "ENTRIES", "MANIFEST", "RECIPES", "REPO_ROOT", "Recipe", "ZooEntry", "ZooError",
+    "ape_recipe", "assets_dir", "build", "catalog", "check_buildable", "checkpoint_path", "commit",
+    "coupled_recipe", "entry", "entry_for", "flagship_recipe", "get_recipe", "load", "main", "manifest_record",
+    "measure", "metrics", "per_digit", "read_manifest", "recipe_entries", "record_in_manifest", "register",
+    "register_recipe", "resolve", "train_entry", "verify", "with_overrides",
 ]

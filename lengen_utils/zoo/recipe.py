@@ -31,7 +31,9 @@ def with_overrides(item: Configured, overrides: Iterable[str]) -> Configured:
     texts: dict[str, list[str]] = {}
     for text in overrides:
         section, name, value = parse_override(text, configs)
-        by_section.setdefault(section, {})[name] = tuple(value) if name == "betas" and isinstance(value, list) else value
+        if name == "betas" and isinstance(value, list):
+            value = tuple(value)
+        by_section.setdefault(section, {})[name] = value
         texts.setdefault(section, []).append(text)
     for section, fields in by_section.items():
         try:

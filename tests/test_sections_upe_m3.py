@@ -72,7 +72,7 @@ def test_next_steps_reads_the_longest_runs_learning_curve(monkeypatch):
     monkeypatch.setattr(upe_m3, "read_manifest", lambda: {name: {}})
     monkeypatch.setattr(upe_m3, "manifest_record", lambda n: {"learning_curve": curve})
     text = upe_m3.next_steps_text()
-    assert f"(`{name}`) was at 5.0% exact match on 5-digit multiplicands after 1,000 steps" in text
+    assert f"without read-outs (`{name}`) was at 5.0% exact match on 5-digit multiplicands after 1,000 steps" in text
     assert "at 43.0% after 2,000" in text
     monkeypatch.setattr(upe_m3, "read_manifest", lambda: {})
     assert upe_m3.next_steps_text().startswith("**What we would try next.**")
@@ -122,3 +122,27 @@ def test_heads_text_renders_the_live_numbers(monkeypatch):
     text = upe_m3.heads_text(live)
     assert "5.0% exact match with no read-out, 15.0% with the carry head, 44.0% with the carry and product" in text
     assert "twice as long" not in text
+
+
+def test_the_best_recipe_is_checked_against_the_bar_and_the_search():
+    from lengen_utils.claims import ClaimFailed
+    from lengen_utils.sections import upe_m3_best as best
+
+    search = {"a-search-model": {1: 1.0, 5: 0.44}}
+    best.check_best({"s0": {1: 1.0, 5: 0.82}, "s1": {1: 1.0, 5: 0.7}, "s2": {1: 1.0, 5: 0.6}}, search)
+    with pytest.raises(ClaimFailed, match="master"):
+        best.check_best({"s0": {1: 1.0, 5: 0.97}}, search)                 # mastered: the text would under-report
+    with pytest.raises(ClaimFailed, match="beat every model"):
+        best.check_best({"s0": {1: 1.0, 5: 0.40}}, search)
+    with pytest.raises(ClaimFailed, match="1-digit"):
+        best.check_best({"s0": {1: 0.9, 5: 0.8}}, search)
+
+
+def test_the_best_recipes_table_and_weakest_columns():
+    from lengen_utils.sections import upe_m3_best as best
+
+    rows = best.seeds_table()
+    assert "median (range)" in rows and len(rows) == len(best.seeds()) + 1
+    weak = best.weakest_columns(planted_columns(digit=0.6))
+    assert weak == {5: (2, 0.6), 10: (2, 0.6)}
+    assert best._values([0.29, 0.436]) == "29.0%-43.6% over 2 seeds" and best._values([]) == "(not built)"

@@ -49,6 +49,12 @@ def seeds_table(lengths: tuple[int, ...] = TABLE_LENGTHS) -> dict[str, dict[str,
     return rows
 
 
+def recorded_median(length: int = NB04_TRAINED) -> tuple[int, float]:
+    """``(seeds built, median exact match at length)`` of :data:`BEST` from the manifest (``(0, nan)`` unbuilt)."""
+    runs = [metrics(name)[length] for name in seeds().values()]
+    return len(runs), float(np.median(runs)) if runs else float("nan")
+
+
 def _median(live: Live, length: int) -> float:
     return float(np.median([row[length] for row in live.values()]))
 
@@ -113,4 +119,5 @@ def _values(values: list[float]) -> str:
     return f"{pct(min(values))}-{pct(max(values))} over {len(values)} seeds"
 
 
-__all__ = ["BEST", "HALF_STEPS", "NO_READOUT", "best_text", "check_best", "seeds", "seeds_table", "weakest_columns"]
+__all__ = ["BEST", "HALF_STEPS", "NO_READOUT", "best_text", "check_best", "recorded_median", "seeds", "seeds_table",
+           "weakest_columns"]

@@ -28,8 +28,8 @@ from ..model import ModelConfig
 from ..task_config import TaskConfig
 from ..train import TrainConfig
 from ..vocab import TOKEN_ID
-from .entry import ZooEntry
-from .registry import register
+from .recipe import Recipe
+from .registry import register_recipe
 
 MINE_SIDES = (3, 5)                          # the paper's recipe at our scale: boards of 3..5 cells per side
 MINE_WIDTHS = (3, 4, 5, 6, 7, 8, 9, 10)      # test: square boards of these widths
@@ -50,24 +50,25 @@ def _board_model(encoding: str, **extra) -> ModelConfig:
                        position_channels=2, **extra)
 
 
-def minesweeper_entry(encoding: str = "learned", seed: int = 0, steps: int = MINE_STEPS) -> ZooEntry:
+def minesweeper_recipe(encoding: str = "learned", steps: int = MINE_STEPS,
+                       seeds: tuple[int, ...] = MINE_SEEDS) -> Recipe:
     """The paper's recipe at our scale: the coupled 2-D decoder (``encoding='learned'``) or its NoPE baseline
-    (``'none'``), one seed; ``steps`` other than the default adds ``-{steps}`` to the name (the longer run)."""
+    (``'none'``); ``steps`` other than the default adds ``-{steps}`` to the id (the longer run)."""
     task = TaskConfig(task="minesweeper", format="minesweeper", positions="coupled2d", min_digits=MINE_SIDES[0],
                       max_digits=MINE_SIDES[1], random_start=True, max_position=MINE_MAX_POSITION)
-    model = _board_model(encoding, max_positions=MINE_MAX_POSITION + 1)
-    train = TrainConfig(steps=steps, batch_size=MINE_BATCH, lr=3e-3, warmup_steps=100, seed=seed)
     method = "coupled" if encoding == "learned" else "nope"
     what = ("2-D position coupling (row and column IDs, random starts)" if encoding == "learned"
             else "NoPE baseline (no position information)")
     longer = "" if steps == MINE_STEPS else f"-{steps}"
-    return ZooEntry(name=f"nb05-mine-{method}{longer}-s{seed}", task=task, model=model, train=train,
-                    eval_lengths=MINE_WIDTHS, eval_n=1000, tags=("nb05-2d-cho", "minesweeper"),
-                    description=f"minesweeper generator (Cho et al. 6.2): {what}; boards 3-5 per side, "
-                                f"tested on square boards of width 3-10, {steps} steps, seed {seed} (notebook 05)")
+    model = _board_model(encoding, max_positions=MINE_MAX_POSITION + 1)
+    return Recipe(id=f"nb05-mine-{method}{longer}", task=task, model=model,
+                  train=TrainConfig(steps=steps, batch_size=MINE_BATCH, lr=3e-3, warmup_steps=100), seeds=seeds,
+                  eval_lengths=MINE_WIDTHS, eval_n=1000, tags=("nb05-2d-cho", "minesweeper"),
+                  description=f"minesweeper generator (Cho et al. 6.2): {what}; boards 3-5 per side, tested on square "
+                              f"boards of width 3-10, {steps} steps, seed {{seed}} (notebook 05)")
 
 
-def next_cell_entry(seed: int = 0, relative: bool = True) -> ZooEntry:
+def next_cell_recipe(relative: bool = True) -> Recipe:
     """Our recipe on the paper's sizes (``relative=True``: coupled2d_next IDs read by the 2-D relative bias), or
     its NoPE baseline (``False``: the same task, network and budget, no position information)."""
     task = TaskConfig(task="minesweeper", format="minesweeper",
@@ -75,22 +76,19 @@ def next_cell_entry(seed: int = 0, relative: bool = True) -> ZooEntry:
                       max_digits=PAPER_SIDES[1], random_start=True, max_position=NEXT_MAX_POSITION)
     extra = (dict(relative_bias=True, relative_bias_max_distance=NEXT_BIAS_DISTANCE,
                   relative_bias_scale=NEXT_BIAS_SCALE) if relative else {})
-    model = _board_model("none", max_positions=NEXT_MAX_POSITION + 1, **extra)
-    train = TrainConfig(steps=NEXT_STEPS, batch_size=MINE_BATCH, lr=3e-3, warmup_steps=100, seed=seed)
     what = ("2-D relative bias over next-cell coupled IDs (our recipe)" if relative
             else "NoPE baseline (no position information)")
-    return ZooEntry(name=f"nb05-mine-{'next' if relative else 'nope59'}-s{seed}", task=task, model=model, train=train,
-                    eval_lengths=PAPER_WIDTHS, eval_n=NEXT_EVAL_N, tags=("nb05-2d", "minesweeper"),
-                    description=f"minesweeper generator (Cho et al. 6.2): {what}; boards 5-9 per side as in the "
-                                f"paper, tested on square boards of width 5-14, {NEXT_STEPS} steps, seed {seed} "
-                                f"(notebook 05)")
+    return Recipe(id=f"nb05-mine-{'next' if relative else 'nope59'}", task=task,
+                  model=_board_model("none", max_positions=NEXT_MAX_POSITION + 1, **extra),
+                  train=TrainConfig(steps=NEXT_STEPS, batch_size=MINE_BATCH, lr=3e-3, warmup_steps=100),
+                  seeds=MINE_SEEDS, eval_lengths=PAPER_WIDTHS, eval_n=NEXT_EVAL_N, tags=("nb05-2d", "minesweeper"),
+                  description=f"minesweeper generator (Cho et al. 6.2): {what}; boards 5-9 per side as in the "
+                              f"paper, tested on square boards of width 5-14, {NEXT_STEPS} steps, seed {{seed}} "
+                              f"(notebook 05)")
 
 
-for _seed in MINE_SEEDS:
-    register(minesweeper_entry("learned", _seed))
-register(minesweeper_entry("none", 0))
-register(minesweeper_entry("learned", 0, steps=8000))   # does a longer run widen the boards it solves?
-for _seed in MINE_SEEDS:
-    register(next_cell_entry(_seed))
-for _seed in MINE_SEEDS:
-    register(next_cell_entry(_seed, relative=False))
+register_recipe(minesweeper_recipe("learned"))
+register_recipe(minesweeper_recipe("none", seeds=(0,)))
+register_recipe(minesweeper_recipe("learned", steps=8000, seeds=(0,)))   # does a longer run widen the boards it solves?
+register_recipe(next_cell_recipe())
+register_recipe(next_cell_recipe(relative=False))

@@ -21,12 +21,13 @@ Plain coupling and our variant (``nb05-plain``, ``nb05-both``) join the same lea
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .catalog_nb05 import NB05_LENGTHS, NB05_SEEDS
 from .entry import ZooEntry
 from .flagship import ape_recipe
-from .registry import register
+from .recipe import Recipe
+from .registry import register_recipe
 
 TAG = "nb05-baselines"
 LONGEST = max(NB05_LENGTHS)
@@ -40,11 +41,11 @@ def _base(seed: int) -> ZooEntry:
 
 @dataclass(frozen=True)
 class Baseline:
-    """One row of the leaderboard: what it is, its changes to the APE recipe, and its budget."""
+    """One row of the leaderboard: what it is, its overrides of the APE recipe (``SECTION.FIELD=VALUE``), and its
+    budget."""
     label: str
     what: str
-    task: dict
-    model: dict
+    overrides: tuple[str, ...]
     layers: int
     steps: int
 
@@ -57,44 +58,36 @@ class Baseline:
 # seed 0 masters (docs/logs/flagship-log.md, "Abacus").
 BASELINES: dict[str, Baseline] = {
     "ape": Baseline("APE", "plain APE: learned absolute positions 0, 1, 2, ... (the flagship's baseline)",
-                    {}, {}, 3, 10000),
+                    (), 3, 10000),
     "rsape": Baseline("random-start APE", "random-start APE (Cho et al.; Ruoss et al.'s randomized positions)",
-                      {"random_start": True}, {}, 3, 4000),
-    "nope": Baseline("NoPE", "NoPE: no position encoding (Kazemnejad et al.)", {}, {"encoding": "none"},
-                     3, 4000),
-    "rope": Baseline("RoPE", "RoPE: rotary position encoding (Su et al.)", {}, {"encoding": "rope"}, 3, 4000),
-    "alibi": Baseline("ALiBi", "ALiBi: linear attention biases (Press et al.)", {}, {"encoding": "alibi"},
-                      3, 4000),
+                      ("task.random_start=true",), 3, 4000),
+    "nope": Baseline("NoPE", "NoPE: no position encoding (Kazemnejad et al.)", ("model.encoding=none",), 3, 4000),
+    "rope": Baseline("RoPE", "RoPE: rotary position encoding (Su et al.)", ("model.encoding=rope",), 3, 4000),
+    "alibi": Baseline("ALiBi", "ALiBi: linear attention biases (Press et al.)", ("model.encoding=alibi",), 3, 4000),
     # index hints double the sequence: a table of 256 rows places the longest test (Task.longest_operand)
     "hints": Baseline("index hints", "index hints (Zhou et al.) in Cho's format, random-start APE",
-                      {"format": "cho_hints", "random_start": True, "max_position": 255}, {"max_positions": 256},
-                      3, 4000),
+                      ("task.format=cho_hints", "task.random_start=true", "task.max_position=255",
+                       "model.max_positions=256"), 3, 4000),
     # the operators have ID 0, and the table plain coupling's (IDs up to 64, random offset in training)
     "abacus": Baseline("Abacus", "Abacus IDs (McLeish et al.) in a learned table, random offset in training",
-                       {"positions": "abacus", "random_start": True, "max_position": 64},
-                       {"max_positions": 65}, 3, 4000),
+                       ("task.positions=abacus", "task.random_start=true", "task.max_position=64",
+                        "model.max_positions=65"), 3, 4000),
 }
 
 
-def baseline(method: str, seed: int) -> ZooEntry:
-    """The entry ``nb05-base-{method}-s{seed}``: its base recipe with the method's changes and budget."""
+def baseline_recipe(method: str) -> Recipe:
+    """The recipe ``nb05-base-{method}``: the APE recipe with the method's overrides and budget, seeds
+    ``NB05_SEEDS``."""
     b = BASELINES[method]
-    base = _base(seed)
-    task = replace(base.task, **b.task)
-    model = replace(base.model, n_layers=b.layers, **b.model)
-    train = replace(base.train, steps=b.steps, warmup_steps=min(100, b.steps // 10 + 1))
-    return ZooEntry(name=f"nb05-base-{method}-s{seed}", task=task, model=model, train=train,
-                    eval_lengths=NB05_LENGTHS, eval_n=base.eval_n, tags=(TAG,),
-                    description=f"{b.what}; {b.layers} layer{'s' * (b.layers > 1)}, {b.steps:,} steps of "
-                                f"{train.batch_size} problems; 1-10 digit sums, seed {seed} (notebook 05, baselines)")
+    base = _base(0)
+    return Recipe.from_entry(base, id="nb05-base").derive(
+        f"nb05-base-{method}", *b.overrides, f"model.n_layers={b.layers}", f"train.steps={b.steps}",
+        f"train.warmup_steps={min(100, b.steps // 10 + 1)}", seeds=NB05_SEEDS, eval_lengths=NB05_LENGTHS,
+        eval_n=base.eval_n, tags=(TAG,),
+        description=f"{b.what}; {b.layers} layer{'s' * (b.layers > 1)}, {b.steps:,} steps of {base.train.batch_size} "
+                    f"problems; 1-10 digit sums, seed {{seed}} (notebook 05, baselines)")
 
 
-ENTRIES_NB05_BASELINES: dict[str, ZooEntry] = {}
-#: ``{method: recipe}`` of the baselines, filled as they register (``"ape"`` -> ``"nb05-base-ape"``): code outside
-#: the catalog looks a baseline's recipe up here instead of building its name
-BASELINE_RECIPES: dict[str, str] = {}
-for _method in BASELINES:
-    for _seed in NB05_SEEDS:
-        _e = register(baseline(_method, _seed))
-        ENTRIES_NB05_BASELINES[_e.name] = _e
-        BASELINE_RECIPES[_method] = _e.recipe
+#: ``{method: recipe}`` of the baselines (``"ape"`` -> ``"nb05-base-ape"``): code outside the catalog looks a
+#: baseline's recipe up here instead of building its name
+BASELINE_RECIPES: dict[str, str] = {method: register_recipe(baseline_recipe(method)).id for method in BASELINES}

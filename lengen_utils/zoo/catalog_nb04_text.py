@@ -29,8 +29,8 @@ from ..task_config import TaskConfig
 from ..text_filler import filled_length
 from ..train import TrainConfig
 from ..vocab import TEXT_VOCAB_SIZE
-from .entry import ZooEntry
-from .registry import register
+from .recipe import Recipe
+from .registry import entry_for, register_recipe
 
 NB04T_FRAME = 16                   # Sabbaghi's l
 NB04T_FILLER = 5                   # words per gap: 0..5 before a, between a and +, after b
@@ -42,21 +42,26 @@ NB04T_EVAL_N = 500
 _MAX_POSITION = filled_length(NB04T_FRAME, NB04T_FILLER) - 1      # raw positions 0..T-1 of the longest input
 
 
+#: ``{kind: recipe}``: "text" (text + arithmetic heads), "notext" (same model, no text), "ape" (text, APE only)
+NB04T_RECIPES = {"text": "nb04-text-add", "notext": "nb04-notext-add", "ape": "nb04-text-ape"}
+
+
 def nb04t_name(kind: str, seed: int = 0) -> str:
-    """``kind`` is "text" (text + arithmetic heads), "notext" (same model, no text) or "ape" (text, APE only)."""
-    return {"text": "nb04-text-add", "notext": "nb04-notext-add", "ape": "nb04-text-ape"}[kind] + f"-s{seed}"
+    """The entry of ``kind`` (a key of :data:`NB04T_RECIPES`) trained with ``seed``."""
+    return entry_for(NB04T_RECIPES[kind], seed).name
 
 
-def _nb04t(kind: str, seed: int) -> ZooEntry:
+def nb04t_recipe(kind: str) -> Recipe:
+    """Addition in text (Sabbaghi 3.3) with filler words and arithmetic heads, or one of its two controls."""
     filler = 0 if kind == "notext" else NB04T_FILLER
     heads = 0 if kind == "ape" else NB04T_HEADS
     what = {"text": f"0..{filler} filler words per gap, {heads} arithmetic heads (RPE among number tokens) + APE",
             "notext": f"no text, the same model ({heads} arithmetic heads + APE)",
             "ape": f"0..{filler} filler words per gap, APE only (no arithmetic heads)"}[kind]
-    return register(ZooEntry(
-        name=nb04t_name(kind, seed),
+    return Recipe(
+        id=NB04T_RECIPES[kind],
         description=f"addition in text (Sabbaghi 3.3): encoder, Sabbaghi format l={NB04T_FRAME}, "
-                    f"1..{NB04T_TRAINED}-digit sums shifted by zeros (A3), {what}; seed {seed} (notebook 04)",
+                    f"1..{NB04T_TRAINED}-digit sums shifted by zeros (A3), {what}; seed {{seed}} (notebook 04)",
         task=TaskConfig(op="+", format="sabbaghi", positions="consecutive", sampler="balanced",
                         max_digits=NB04T_TRAINED, frame_width=NB04T_FRAME, random_start=False,
                         max_position=_MAX_POSITION, eval_sampler="uniform", shift_augment=True,
@@ -64,12 +69,11 @@ def _nb04t(kind: str, seed: int) -> ZooEntry:
         model=ModelConfig(vocab_size=TEXT_VOCAB_SIZE, d_model=64, n_layers=2, n_heads=4, d_ff=128, causal=False,
                           encoding="learned", rpe_max_distance=2 * NB04T_FRAME + 1, max_positions=_MAX_POSITION + 1,
                           arithmetic_heads=heads),
-        train=TrainConfig(steps=2500, batch_size=64, lr=3e-3, warmup_steps=100, seed=seed),
+        train=TrainConfig(steps=2500, batch_size=64, lr=3e-3, warmup_steps=100),
+        seeds=(0,) if kind == "ape" else NB04T_SEEDS,
         eval_lengths=NB04T_EVAL_LENGTHS, eval_n=NB04T_EVAL_N, tags=("nb04", "nb04-text"),
-    ))
+    )
 
 
-for _seed in NB04T_SEEDS:
-    _nb04t("text", _seed)
-    _nb04t("notext", _seed)
-_nb04t("ape", 0)
+for _kind in NB04T_RECIPES:
+    register_recipe(nb04t_recipe(_kind))

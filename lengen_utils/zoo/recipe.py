@@ -59,6 +59,7 @@ class Recipe:
     description: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
     curve_every: int = 0
+    seed_in_name: bool = True          # False: a one-seed recipe whose entry is named by the id alone
 
     def __post_init__(self) -> None:
         if not self.id or self.id.strip() != self.id or " " in self.id:
@@ -66,6 +67,8 @@ class Recipe:
         seeds = tuple(self.seeds)
         if not seeds or len(set(seeds)) != len(seeds) or any(not isinstance(s, int) or s < 0 for s in seeds):
             raise ValueError(f"{self.id}: seeds must be distinct integers >= 0, got {self.seeds!r}")
+        if not self.seed_in_name and len(seeds) != 1:
+            raise ValueError(f"{self.id}: an entry named by the id alone has one seed, got {self.seeds!r}")
         if not self.eval_lengths:
             raise ValueError(f"{self.id}: name the operand lengths to test (eval_lengths)")
         object.__setattr__(self, "seeds", seeds)
@@ -74,21 +77,24 @@ class Recipe:
 
     @classmethod
     def from_entry(cls, e: ZooEntry, id: str | None = None, seeds: Iterable[int] | None = None) -> "Recipe":
-        """The recipe that ``e`` is one seed of (its id ``e.recipe`` unless ``id`` is given; seeds ``(e.seed,)``)."""
+        """The recipe that ``e`` is one seed of (its id ``e.recipe`` unless ``id`` is given; seeds ``(e.seed,)``).
+        Its entries are named as ``e`` is (with or without ``-sN``) unless ``seeds`` are given."""
         return cls(id=id or e.recipe, task=e.task, model=e.model, train=e.train,
                    seeds=tuple(seeds) if seeds is not None else (e.seed,), eval_lengths=e.eval_lengths,
-                   eval_n=e.eval_n, description=e.description, tags=e.tags, curve_every=e.curve_every)
+                   eval_n=e.eval_n, description=e.description, tags=e.tags, curve_every=e.curve_every,
+                   seed_in_name=e.seeded if seeds is None else True)
 
     def derive(self, id: str, *overrides: str, **fields) -> "Recipe":
         """A variant called ``id``: ``SECTION.FIELD=VALUE`` overrides of the configs, then recipe ``fields``
-        (``seeds=``, ``eval_lengths=``, ``description=``, ``tags=``, ...)."""
-        return replace(with_overrides(self, overrides), id=id, **fields)
+        (``seeds=``, ``eval_lengths=``, ``description=``, ``tags=``, ...). Its entries carry the seed in their
+        names unless ``seed_in_name=False`` is given."""
+        return replace(with_overrides(self, overrides), id=id, **{"seed_in_name": True, **fields})
 
     def entry(self, seed: int) -> ZooEntry:
-        """The zoo entry of one seed, named ``{id}-s{seed}``."""
+        """The zoo entry of one seed, named ``{id}-s{seed}`` (or ``{id}`` without ``seed_in_name``)."""
         if seed not in self.seeds:
             raise ValueError(f"{self.id} has seeds {self.seeds}, not {seed!r}")
-        return ZooEntry(name=f"{self.id}-s{seed}", task=self.task, model=self.model,
+        return ZooEntry(name=f"{self.id}-s{seed}" if self.seed_in_name else self.id, task=self.task, model=self.model,
                         train=replace(self.train, seed=seed), eval_lengths=self.eval_lengths, eval_n=self.eval_n,
                         description=self.description.format(seed=seed), tags=self.tags,
                         curve_every=self.curve_every)

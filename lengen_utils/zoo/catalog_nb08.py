@@ -27,6 +27,7 @@ Every entry changes one thing in one base recipe, so each section compares like 
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 
 from ..model import ModelConfig
@@ -34,7 +35,8 @@ from ..task_config import TaskConfig
 from ..train import TrainConfig
 from ..vocab import VOCAB
 from .entry import ZooEntry
-from .registry import register
+from .recipe import Recipe
+from .registry import ENTRIES, recipe_entries, register_recipe
 
 TAG = "nb08"
 NB08_SEEDS = (0, 1, 2)
@@ -138,50 +140,53 @@ def base_recipe(seed: int = 0) -> ZooEntry:
                     eval_n=EVAL_N, tags=(TAG,), curve_every=CURVE_EVERY)
 
 
-def nb08_entry(method: str, seed: int, trained: int = TRAINED_DIGITS) -> ZooEntry:
-    """The entry ``nb08-{method}-s{seed}`` (trained on 1-5 digits) or ``nb08-{method}-l{trained}-s{seed}``: the
-    base with the method's changes and budget."""
+BASE = Recipe.from_entry(base_recipe(), seeds=NB08_SEEDS)      # nb08-direct, before its description
+
+
+def nb08_recipe(method: str, trained: int = TRAINED_DIGITS) -> Recipe:
+    """The recipe ``nb08-{method}`` (trained on 1-5 digits, seeds ``NB08_SEEDS``) or ``nb08-{method}-l{trained}``
+    (seed 0): the base with the method's changes and budget."""
     m = METHODS[method]
-    base = base_recipe(seed)
-    task = replace(base.task, max_digits=trained, **m.task)
-    model = replace(base.model, **m.model)
-    if task.max_position != base.task.max_position:
-        model = replace(model, max_positions=task.max_position + 1)
-    train = replace(base.train, steps=m.steps, batch_size=m.batch_size)
-    name, tags = f"nb08-{method}-s{seed}", (TAG,) + m.tags
-    if trained != TRAINED_DIGITS:
-        name, tags = f"nb08-{method}-l{trained}-s{seed}", (TRAINED_TAG,)
-    return replace(base, name=name, task=task, model=model, train=train, tags=tags,
-                   description=f"{m.what}; 1-{trained} digit sums, {m.steps:,} steps of {m.batch_size} "
-                               f"problems, seed {seed} (notebook 08)")
+    overrides = [f"task.max_digits={trained}", *_as_overrides("task", m.task), *_as_overrides("model", m.model),
+                 f"train.steps={m.steps}", f"train.batch_size={m.batch_size}"]
+    if m.task.get("max_position", MAX_POSITION) != MAX_POSITION:
+        overrides.append(f"model.max_positions={m.task['max_position'] + 1}")
+    long = trained != TRAINED_DIGITS
+    return BASE.derive(
+        f"nb08-{method}-l{trained}" if long else f"nb08-{method}", *overrides,
+        seeds=(0,) if long else NB08_SEEDS, tags=(TRAINED_TAG,) if long else (TAG,) + m.tags,
+        description=f"{m.what}; 1-{trained} digit sums, {m.steps:,} steps of {m.batch_size} problems, seed {{seed}} "
+                    f"(notebook 08)")
 
 
-ENTRIES_NB08: dict[str, ZooEntry] = {}
-#: ``{method: recipe}``, filled as the entries register (``"direct"`` -> ``"nb08-direct"``): code outside the catalog
-#: looks a method's recipe up here instead of building its name
-NB08_RECIPES: dict[str, str] = {}
-#: the widget's other trained lengths: ``{(trained length, method): recipe}``, ``(3, "direct")`` ->
-#: ``"nb08-direct-l3"``
-NB08_TRAINED_RECIPES: dict[tuple[int, str], str] = {}
-for _method in METHODS:
-    for _seed in NB08_SEEDS:
-        _e = register(nb08_entry(_method, _seed))
-        ENTRIES_NB08[_e.name] = _e
-        NB08_RECIPES[_method] = _e.recipe
-# the widget's other trained lengths: seed 0 of the methods the sections compare on length
-for _k in WIDGET_TRAINED:
-    for _method in WIDGET_METHODS:
-        _e = register(nb08_entry(_method, 0, _k))
-        ENTRIES_NB08[_e.name] = _e
-        NB08_TRAINED_RECIPES[_k, _method] = _e.recipe
+def _as_overrides(section: str, fields: dict) -> list[str]:
+    """A method's field changes as ``SECTION.FIELD=VALUE`` overrides (values as JSON)."""
+    return [f"{section}.{name}={json.dumps(value)}" for name, value in fields.items()]
+
+
+def nb08_entry(method: str, seed: int, trained: int = TRAINED_DIGITS) -> ZooEntry:
+    """One seed of :func:`nb08_recipe`: ``nb08-{method}-s{seed}`` or ``nb08-{method}-l{trained}-s{seed}``."""
+    return replace(nb08_recipe(method, trained), seeds=(seed,)).entry(seed)
+
+
+#: ``{method: recipe}`` (``"direct"`` -> ``"nb08-direct"``): code outside the catalog looks a method's recipe up
+#: here instead of building its name
+NB08_RECIPES: dict[str, str] = {method: register_recipe(nb08_recipe(method)).id for method in METHODS}
+#: the widget's other trained lengths, seed 0 of the methods the sections compare on length:
+#: ``{(trained length, method): recipe}``, ``(3, "direct")`` -> ``"nb08-direct-l3"``
+NB08_TRAINED_RECIPES: dict[tuple[int, str], str] = {
+    (k, method): register_recipe(nb08_recipe(method, k)).id for k in WIDGET_TRAINED for method in WIDGET_METHODS}
+ENTRIES_NB08: dict[str, ZooEntry] = {name: ENTRIES[name] for recipe in (*NB08_RECIPES.values(),
+                                                                        *NB08_TRAINED_RECIPES.values())
+                                     for name in recipe_entries(recipe).values()}
 
 
 def widget_choices() -> dict[tuple[int, str], list[str]]:
     """``{(trained length, method label): [zoo entries, one per seed]}`` for notebook 08's explorer."""
     out: dict[tuple[int, str], list[str]] = {}
     for method, m in METHODS.items():
-        out[(TRAINED_DIGITS, m.label)] = [f"nb08-{method}-s{s}" for s in NB08_SEEDS]
+        out[(TRAINED_DIGITS, m.label)] = list(recipe_entries(NB08_RECIPES[method]).values())
         for k in WIDGET_TRAINED:
             if method in WIDGET_METHODS:
-                out[(k, m.label)] = [f"nb08-{method}-l{k}-s0"]
+                out[(k, m.label)] = list(recipe_entries(NB08_TRAINED_RECIPES[k, method]).values())
     return out

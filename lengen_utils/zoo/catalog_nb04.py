@@ -31,8 +31,8 @@ from __future__ import annotations
 from ..model import ModelConfig
 from ..task_config import TaskConfig
 from ..train import TrainConfig
-from .entry import ZooEntry
-from .registry import register
+from .recipe import Recipe
+from .registry import register_recipe
 
 NB04_FRAME = 16                      # Sabbaghi's l
 NB04_WINDOW = 2                      # attention window of the windowed UPE entries (end of this module)
@@ -69,10 +69,10 @@ NB04_CURVE_EVERY = 500
 NB04_HEADLINE = {k: NB04_FRAME - k for k in NB04_MULTIPLIERS}
 
 
-def nb04_name(encoding: str, k: int = 1, seed: int = 0, shift: bool = False, trained: int = NB04_TRAINED,
-              wd: bool = False, frame: int = NB04_FRAME, window: int = 0, curriculum: bool = False,
-              size: str = "", carry: bool = False, products: bool = False) -> str:
-    """The zoo name of a notebook-04 entry, e.g. ``nb04_name("upe", 1, 0) == "nb04-upe-m1-s0"``.
+def nb04_recipe_id(encoding: str, k: int = 1, shift: bool = False, trained: int = NB04_TRAINED,
+                   wd: bool = False, frame: int = NB04_FRAME, window: int = 0, curriculum: bool = False,
+                   size: str = "", carry: bool = False, products: bool = False) -> str:
+    """The recipe of a notebook-04 entry, e.g. ``nb04_recipe_id("upe", 1) == "nb04-upe-m1"``.
 
     ``encoding`` is "learned"/"ape", "rpe" or "upe"; ``k`` the multiplier's digits; ``trained`` the
     multiplicand length trained on (only shown when it is not ``NB04_TRAINED``); ``wd`` the
@@ -94,24 +94,32 @@ def nb04_name(encoding: str, k: int = 1, seed: int = 0, shift: bool = False, tra
     parts += ["cur"] if curriculum else []
     parts += ["carry"] if carry else []
     parts += ["prod"] if products else []
-    return "-".join(parts + [f"s{seed}"])
+    return "-".join(parts)
 
 
-def _nb04(encoding: str, k: int = 1, seed: int = 0, shift: bool = False, trained: int = NB04_TRAINED,
-          weight_decay: float = 0.0, frame: int = NB04_FRAME, note: str = "", window: int = 0,
-          curriculum: bool = False, size: str = "", carry: bool = False, products: bool = False,
-          tags: tuple[str, ...] = ()) -> ZooEntry:
+def nb04_name(encoding: str, k: int = 1, seed: int = 0, **variant) -> str:
+    """The zoo name of one seed of :func:`nb04_recipe_id`'s recipe, e.g. ``nb04_name("upe", 1, 0) ==
+    "nb04-upe-m1-s0"`` (the variant's keywords as there)."""
+    return Recipe.id_with_seed(nb04_recipe_id(encoding, k, **variant), seed)
+
+
+def _nb04(encoding: str, k: int = 1, seeds: tuple[int, ...] = NB04_SEEDS, shift: bool = False,
+          trained: int = NB04_TRAINED, weight_decay: float = 0.0, frame: int = NB04_FRAME, note: str = "",
+          window: int = 0, curriculum: bool = False, size: str = "", carry: bool = False, products: bool = False,
+          tags: tuple[str, ...] = ()) -> Recipe:
+    """Register the notebook-04 recipe with these settings and ``seeds`` (see :func:`nb04_recipe_id`)."""
     if encoding == "ape":
         encoding = "learned"
     label = NB04_LABEL[encoding]
     r = NB04_M3_SIZES[size] if size else NB04_RECIPE[k]
     what = (" with zero-shift augmentation to at most l-1 digits (Sabbaghi M3)" if shift else "") + note
     wd_text = f", weight decay {weight_decay}" if weight_decay else ""
-    return register(ZooEntry(
-        name=nb04_name(encoding, k, seed, shift, trained, wd=weight_decay > 0, frame=frame, window=window,
-                       curriculum=curriculum, size=size, carry=carry, products=products),
+    return register_recipe(Recipe(
+        id=nb04_recipe_id(encoding, k, shift, trained, wd=weight_decay > 0, frame=frame, window=window,
+                          curriculum=curriculum, size=size, carry=carry, products=products),
+        seeds=seeds,
         description=f"{label.upper()} encoder, Sabbaghi format l={frame}, {k}-digit multiplier x 1..{trained}-digit "
-                    f"multiplicand{what}{wd_text}, seed {seed} (notebook 04)",
+                    f"multiplicand{what}{wd_text}, seed {{seed}} (notebook 04)",
         task=TaskConfig(op="*", format="sabbaghi", positions="consecutive", sampler="balanced",
                         max_digits=trained, multiplier_digits=k, multiplier_exact=True, frame_width=frame,
                         random_start=False, max_position=frame + k + 2, eval_sampler="exact",
@@ -123,7 +131,7 @@ def _nb04(encoding: str, k: int = 1, seed: int = 0, shift: bool = False, trained
                           max_positions=frame + k + 3, attention_window=window, carry_classes=9 * k if carry else 0,
                           product_heads=k if products else 0),
         train=TrainConfig(steps=r["steps"], batch_size=64, lr=r["lr"], warmup_steps=100,
-                          weight_decay=weight_decay, seed=seed),
+                          weight_decay=weight_decay),
         eval_lengths=tuple(range(1, frame)), eval_n=NB04_EVAL_N,
         tags=("nb04",) + (("nb04-window",) if frame == NB04_WINDOW_FRAME and k == 1 else ()) + tags,
         curve_every=NB04_CURVE_EVERY if size else 0,
@@ -131,9 +139,8 @@ def _nb04(encoding: str, k: int = 1, seed: int = 0, shift: bool = False, trained
 
 
 # == M1/M2, 1-digit multiplier (Figure 4): APE, RPE, UPE, 3 seeds ======================================
-for _seed in NB04_SEEDS:
-    for _enc in NB04_ENCODINGS:
-        _nb04(_enc, 1, _seed)
+for _enc in NB04_ENCODINGS:
+    _nb04(_enc, 1)
 
 # == M1/M2, 3-digit multiplier (Figure 5a/5b): RPE and UPE, seed 0 only ===================================
 # NOT mastered at this budget: the first probes (docs/logs/upe-log.md, 2026-11-23: p3-upe, p3-rpe, p3b-upe) reach
@@ -141,25 +148,22 @@ for _seed in NB04_SEEDS:
 # The entries stay so that the notebook can show this live; Sabbaghi use 9 layers, d 768, 500k samples.
 NB04_M3_SEEDS = (0,)
 for _enc in ("rpe", "upe"):
-    _nb04(_enc, 3, 0, note="; does not master its trained range at this CPU budget (docs/logs/upe-log.md)")
+    _nb04(_enc, 3, NB04_M3_SEEDS, note="; does not master its trained range at this CPU budget (docs/logs/upe-log.md)")
 
 # == M3, the zero-shift augmentation (Figure 5c/5d), 1-digit multiplier ==================================
 # Zeros appended to the multiplicand (the answer shifts by as many zeros), up to l-1 digits so that the
 # full frame width stays unseen. APE and RPE as in the paper, 3 seeds; UPE with the shift (3 seeds) is our
 # addition: the first search's closest approach to the 1-digit length target (log row u14).
 NB04_SHIFT_ENCODINGS = ("learned", "rpe")
-for _seed in NB04_SEEDS:
-    for _enc in NB04_SHIFT_ENCODINGS:
-        _nb04(_enc, 1, _seed, shift=True)
-for _seed in NB04_SEEDS:
-    _nb04("upe", 1, _seed, shift=True, note="; UPE with the augmentation departs from the paper, which trains "
-                                            "UPE without it")
+for _enc in NB04_SHIFT_ENCODINGS:
+    _nb04(_enc, 1, shift=True)
+_nb04("upe", 1, shift=True, note="; UPE with the augmentation departs from the paper, which trains UPE without it")
 
 # == the widget: shorter trained multiplicands (1-digit multiplier, seed 0; 5 digits = nb04-*-m1-s0) =====
 NB04_WIDGET_TRAINED = (3, NB04_TRAINED)   # 4 digits: not built (queue time)
 for _enc in NB04_ENCODINGS:
     for _t in NB04_WIDGET_TRAINED[:-1]:
-        _nb04(_enc, 1, 0, trained=_t)
+        _nb04(_enc, 1, (0,), trained=_t)
 
 # == positional maps (Sabbaghi C.3, Figures 11, 12): RPE and UPE trained with weight decay ================
 # AdamW's decoupled decay also reaches the relative vectors p and the uniform vectors c, so the vectors
@@ -170,9 +174,8 @@ NB04_MAP_WEIGHT_DECAY = 0.5
 NB04_MAP_ENCODINGS = ("rpe", "upe")
 # seed 0 for the maps; seeds 1, 2 because weight decay turned out to help UPE's length generalization
 # (seed 0: 84.0% at 9 digits vs 63.4% median without it), so the comparison needs a median too
-for _seed in NB04_SEEDS:
-    for _enc in NB04_MAP_ENCODINGS:
-        _nb04(_enc, 1, _seed, weight_decay=NB04_MAP_WEIGHT_DECAY)
+for _enc in NB04_MAP_ENCODINGS:
+    _nb04(_enc, 1, weight_decay=NB04_MAP_WEIGHT_DECAY)
 
 # == the weak spot removed: UPE with an attention window, in the paper's frame l = 20 ======================
 # Un-augmented UPE fails past about 1.2x its trained length at every frame (docs/logs/upe-log.md): the errors sit at
@@ -184,41 +187,38 @@ for _seed in NB04_SEEDS:
 # Entries: UPE + window (3 seeds), UPE without it in the same frame (the ablation, 3 seeds), and RPE with the same
 # window (3 seeds): the window exempts the multiplier's digits for both, so the two differ only in how a query
 # reaches the multiplier -- one uniform vector c_1 (UPE) or the vector of its distance p_{j-i} (RPE).
-for _seed in NB04_SEEDS:
-    _nb04("upe", 1, _seed, frame=NB04_WINDOW_FRAME, window=NB04_WINDOW,
-          note=f"; attention window {NB04_WINDOW} (our departure: Sabbaghi's UPE attends everywhere)")
-    _nb04("upe", 1, _seed, frame=NB04_WINDOW_FRAME)
-    _nb04("rpe", 1, _seed, frame=NB04_WINDOW_FRAME, window=NB04_WINDOW, note=f"; attention window {NB04_WINDOW}")
+_nb04("upe", 1, frame=NB04_WINDOW_FRAME, window=NB04_WINDOW,
+      note=f"; attention window {NB04_WINDOW} (our departure: Sabbaghi's UPE attends everywhere)")
+_nb04("upe", 1, frame=NB04_WINDOW_FRAME)
+_nb04("rpe", 1, frame=NB04_WINDOW_FRAME, window=NB04_WINDOW, note=f"; attention window {NB04_WINDOW}")
 
 # == the 3-digit multiplier, second search: a bigger windowed encoder, with and without a multiplier curriculum ==
 # The curriculum (TaskConfig(curriculum="multiplier")) trains exact 1-, 2-, then 3-digit multipliers for a sixth
 # of training each, then 3-digit ones only; the control trains 3-digit multipliers from the first step.
 for _cur in (True, False):
-    _nb04("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size="big", curriculum=_cur,
+    _nb04("upe", 3, (0,), frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size="big", curriculum=_cur,
           tags=("nb04-m3-search",),
           note=f"; attention window {NB04_M3_WINDOW}" + ("; multiplier curriculum 1 -> 2 -> 3 digits" if _cur else ""))
 # Both failed in distribution (docs/logs/upe-log.md): the curriculum's model gets every digit of a two-product column
 # right and about a third of those whose carry comes from three-product columns. Depth, width or time?
-for _size in ("deep", "wide", "long"):
-    _nb04("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size=_size, curriculum=True,
-          tags=("nb04-m3-search",), note=f"; attention window {NB04_M3_WINDOW}; multiplier curriculum 1 -> 2 -> 3 digits")
 # The longest run was the best (34.6% at 5 digits, not mastered): seeds 1 and 2 give the best CPU recipe's spread.
-for _seed in (1, 2):
-    _nb04("upe", 3, _seed, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size="long", curriculum=True,
-          tags=("nb04-m3-search",), note=f"; attention window {NB04_M3_WINDOW}; multiplier curriculum 1 -> 2 -> 3 digits")
+for _size in ("deep", "wide", "long"):
+    _nb04("upe", 3, (0, 1, 2) if _size == "long" else (0,), frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW,
+          size=_size, curriculum=True, tags=("nb04-m3-search",),
+          note=f"; attention window {NB04_M3_WINDOW}; multiplier curriculum 1 -> 2 -> 3 digits")
 # The weak spot, supervised: every middle digit is (three products + the carry from below) mod 10, and the carry is
 # what the models above get wrong. A second read-out learns each column's incoming carry during training only
 # (TaskConfig.carry_targets; the answer and the test are unchanged). Same model and budget as big-cur.
 for _size in ("big", "long"):
-    _nb04("upe", 3, 0, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size=_size, curriculum=True, carry=True,
+    _nb04("upe", 3, (0,), frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size=_size, curriculum=True, carry=True,
           tags=("nb04-m3-search",), note=f"; attention window {NB04_M3_WINDOW}; multiplier curriculum 1 -> 2 -> 3 "
                                          f"digits; carry head trained on each column's incoming carry")
 # With the carry head the carry is right in about 90% of the middle columns, and the digit still only in about half
 # of those: the weak spot is the column's own sum of three digit products, mod 10. Product heads supervise the
 # three products of each column (training only, like the carry head). Same model and budget as big-cur-carry.
 # Then a second seed, and twice the steps (its learning curve was still climbing at the end), on three seeds.
-for _size, _seed in (("big", 0), ("big", 1), ("long", 0), ("long", 1), ("long", 2)):
-    _nb04("upe", 3, _seed, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size=_size, curriculum=True, carry=True,
+for _size, _seeds in (("big", (0, 1)), ("long", (0, 1, 2))):
+    _nb04("upe", 3, _seeds, frame=NB04_WINDOW_FRAME, window=NB04_M3_WINDOW, size=_size, curriculum=True, carry=True,
           products=True, tags=("nb04-m3-search",),
           note=f"; attention window {NB04_M3_WINDOW}; multiplier curriculum 1 -> 2 -> 3 digits; carry head and "
                f"product heads trained on each column's incoming carry and digit products")

@@ -90,11 +90,16 @@ class Recipe:
         names unless ``seed_in_name=False`` is given."""
         return replace(with_overrides(self, overrides), id=id, **{"seed_in_name": True, **fields})
 
+    @staticmethod
+    def id_with_seed(recipe_id: str, seed: int) -> str:
+        """``{recipe_id}-s{seed}``: the name of one seed's entry (the one place a seed goes into a name)."""
+        return f"{recipe_id}-s{seed}"
+
     def entry(self, seed: int) -> ZooEntry:
         """The zoo entry of one seed, named ``{id}-s{seed}`` (or ``{id}`` without ``seed_in_name``)."""
         if seed not in self.seeds:
             raise ValueError(f"{self.id} has seeds {self.seeds}, not {seed!r}")
-        return ZooEntry(name=f"{self.id}-s{seed}" if self.seed_in_name else self.id, task=self.task, model=self.model,
+        return ZooEntry(name=self.id_with_seed(self.id, seed) if self.seed_in_name else self.id, task=self.task, model=self.model,
                         train=replace(self.train, seed=seed), eval_lengths=self.eval_lengths, eval_n=self.eval_n,
                         description=self.description.format(seed=seed), tags=self.tags,
                         curve_every=self.curve_every)

@@ -136,8 +136,8 @@ def base_recipe(seed: int = 0) -> ZooEntry:
     model = ModelConfig(d_model=64, n_layers=2, n_heads=4, d_ff=128, encoding="learned",
                         max_positions=MAX_POSITION + 1)
     train = TrainConfig(steps=STEPS, batch_size=BATCH, lr=3e-3, weight_decay=0.1, warmup_steps=100, seed=seed)
-    return ZooEntry(name=f"nb08-direct-s{seed}", task=task, model=model, train=train, eval_lengths=NB08_LENGTHS,
-                    eval_n=EVAL_N, tags=(TAG,), curve_every=CURVE_EVERY)
+    return ZooEntry(name=Recipe.id_with_seed("nb08-direct", seed), task=task, model=model, train=train,
+                    eval_lengths=NB08_LENGTHS, eval_n=EVAL_N, tags=(TAG,), curve_every=CURVE_EVERY)
 
 
 BASE = Recipe.from_entry(base_recipe(), seeds=NB08_SEEDS)      # nb08-direct, before its description

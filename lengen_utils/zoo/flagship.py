@@ -26,6 +26,7 @@ from ..task_config import TaskConfig
 from ..tasks import Task
 from ..train import TrainConfig
 from .entry import ZooEntry
+from .recipe import Recipe
 
 VARIANT_LENGTHS = (5, 10, 15, 20, 30, 40)    # coupled_recipe's tests: IDs up to 64 reach 40-digit operands
 LENGTHS = VARIANT_LENGTHS + (70, 100)         # operand lengths of the flagship's test sets
@@ -109,7 +110,7 @@ def reach_recipe(seed: int = 0, pack: int = REACH_PACK, length_scale: bool = Tru
     model = replace(base.model, encoding="none", max_positions=top + 1, length_scale=length_scale)
     train = replace(base.train, batch_size=max(1, batch_size // pack))
     what = "scalable softmax" if length_scale else "no scalable softmax"
-    return replace(base, name=f"flagship-reach-s{seed}", task=task, model=model, train=train,
+    return replace(base, name=Recipe.id_with_seed("flagship-reach", seed), task=task, model=model, train=train,
                    eval_lengths=REACH_LENGTHS, tags=("flagship-seeds",),
                    description=f"flagship without its table: coupled relative bias + sink + packing ({pack} per "
                                f"sequence), {what}, 1-10 digit sums, tested to {REACH_DIGITS} digits")

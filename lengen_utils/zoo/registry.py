@@ -2,7 +2,8 @@
 :mod:`.catalog` and its sections.
 
 A *recipe* is what the seeds of one experiment share (task, model, training, lengths): its entries differ only
-in ``train.seed``. Code outside the store looks seeds up here -- :func:`recipe_entries` (``{seed: name}``) and
+in ``train.seed``. The catalog declares recipes (:class:`~.recipe.Recipe`, :func:`register_recipe`), each with its
+seeds; :func:`get_recipe` finds one. Code outside the store looks seeds up here -- :func:`recipe_entries` (``{seed: name}``) and
 :func:`entry_for` (one seed's entry) -- and never builds ``f"{recipe}-s{seed}"`` or parses a name itself.
 """
 from __future__ import annotations

@@ -24,7 +24,7 @@ from .catalog_nb05_mul import mul_uniform_recipe
 from .entry import GPU_TAG
 from .flagship import flagship_recipe
 from .recipe import Recipe
-from .registry import register_recipe
+from .registry import get_recipe, register_recipe
 
 PAPER_SCALE = (GPU_TAG, "paper-scale")
 SABBAGHI_FRAME = 50
@@ -60,3 +60,24 @@ CHO_NX2 = register_recipe(mul_uniform_recipe(2).derive(
     seeds=(0,), eval_lengths=(5, 10, 20, 30, 40, 50, 70, 100), eval_n=500, tags=PAPER_SCALE,
     description="Cho et al. Section 6.1 N x 2 multiplication, 2 layers, multiplicands of 1-40 digits, our N x 2 "
                 "recipe (uniform multiplier bias, no table) at d 256, trained on a GPU; seed {seed}"))
+
+# == prepared for the next GPU session (not built yet) ====================================================
+#: Cho et al.'s minesweeper (Section 6.2: boards of 5-9 per side, 4 layers x 8 heads) with our recipe (next-cell IDs
+#: read by the 2-D relative bias, no table) at d 256 (a 512-wide model is 25 MB even in float16)
+CHO_MINESWEEPER = register_recipe(get_recipe("nb05-mine-next").derive(
+    "cho-minesweeper-5to9", "model.n_layers=4", "model.n_heads=8", "model.d_model=256", "model.d_ff=1024",
+    "train.steps=4000", "train.batch_size=64", "train.lr=0.001", "train.warmup_steps=200",
+    seeds=(0,), tags=PAPER_SCALE,
+    description="Cho et al. Section 6.2 minesweeper at the paper's depth (4 layers, 8 heads, d 256) with our recipe "
+                "(next-cell coupled IDs, 2-D relative bias), boards 5-9 per side, trained on a GPU; seed {seed}"))
+
+#: Sabbaghi et al.'s 3-digit multiplier (M2, Figure 5b) at the paper's depth (9 layers) with the course's best CPU
+#: recipe (UPE, window 3, the multiplier curriculum, the carry and product read-outs) at d 256, for twice the CPU
+#: recipe's problems
+SABBAGHI_UPE_M3 = register_recipe(get_recipe("nb04-upe-m3-f20-w3-long-cur-carry-prod").derive(
+    "sabbaghi-upe-m3-9l", "model.n_layers=9", "model.d_model=256", "model.d_ff=1024",
+    "train.steps=18000", "train.batch_size=128", "train.warmup_steps=500",
+    seeds=(0,), tags=PAPER_SCALE,
+    description="Sabbaghi et al. M2 (Figure 5b), 3-digit multiplier x 1-5 digit multiplicands, at the paper's depth "
+                "(9 layers, 8 heads, d 256) with the course's best recipe (UPE, window 3, multiplier curriculum, "
+                "carry and product read-outs), trained on a GPU; seed {seed}"))

@@ -1,4 +1,4 @@
-"""``python -m lengen_utils.zoo list | train | verify | table | migrate [--half]``: the zoo's command line.
+"""``python -m lengen_utils.zoo list | train | import | verify | table | migrate [--half]``: the zoo's command line.
 
 Names, flags, ``$LENGEN_THREADS``, the manifest's shape and the assets folder are checked before
 anything trains; a refusal is one line on stderr with exit status 2. A failure afterwards (a
@@ -14,6 +14,7 @@ from ..cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageErro
                    threads_from_env)
 from .aliases import ALIASES, resolve
 from .builder import build, check_buildable, verify
+from .importing import import_entry
 from .catalog import catalog
 from .entry import ZooError
 from .manifest import assets_dir, manifest_record, read_manifest
@@ -34,6 +35,9 @@ def build_parser() -> OneLineParser:
     p_train.add_argument("--tag", help="every entry with this tag (e.g. nb03, flagship)")
     p_train.add_argument("--device", choices=("cpu", "cuda"), default=None,
                          help="where to train (default: cuda for the paper-scale entries, tag gpu; else cpu)")
+    p_import = sub.add_parser("import", help="add entries built elsewhere (e.g. on a GPU) to assets/, checked first")
+    p_import.add_argument("source", metavar="SOURCE", help="the folder the build wrote (LENGEN_ASSETS or flat files)")
+    p_import.add_argument("names", nargs="+", metavar="NAME")
     p_verify = sub.add_parser("verify", help="retrain an entry and compare with the manifest")
     p_verify.add_argument("names", nargs="+", metavar="NAME")
     p_verify.add_argument("--tolerance", type=fraction, default=0.05,
@@ -92,6 +96,8 @@ def _preflight(args) -> list[str]:
         for name in names:
             manifest_record(name)
         return names
+    if args.cmd == "import":
+        return _known(list(args.names))
     if args.cmd == "train":
         names = _train_names(args)
         for name in names:
@@ -160,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(markdown_table(names), end="")
         elif args.cmd == "migrate":
             _migrate_half(names) if args.half else _migrate(names)
+        elif args.cmd == "import":
+            for name in names:
+                rec = import_entry(name, args.source)
+                print(f"{name}: imported from {args.source} ({rec['sha256'][:12]}, trained on {rec.get('device')})")
         elif args.cmd == "train":
             for name in names:
                 rec = build(name, device=args.device)

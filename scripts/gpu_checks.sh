@@ -8,7 +8,8 @@
 # the unbuilt ones), trained side by side on the one GPU, each into its own assets folder, while `pytest -m cuda`
 # runs. The device gets the working tree without assets/ (its 64 MiB limit), so name the entries there.
 # Every stage has a deadline inside BUDGET_S, so the packing step always runs: $OUT gets results.tar (logs,
-# JSON records, manifests) and one .safetensors per finished entry, to be imported into assets/.
+# JSON records, manifests) and one .safetensors per finished entry, to be imported into assets/ with
+# `python -m lengen_utils.zoo import FOLDER NAME` (docs/scale.md, "On a GPU").
 set -u
 OUT=${OUT:?set OUT to the folder for the results}
 BUDGET_S=${BUDGET_S:-540}

@@ -292,8 +292,8 @@ LOW = {"nb08-direct": (0.30, 0.40, 0.35), "nb08-spaces": (0.70, 0.80, 0.75), "nb
 def planted_per_digit(monkeypatch):
     """Seed s's per-digit accuracy at 6 digits: every digit at LOW[method][s] except the top ones at 0."""
     def per_digit(name):
-        method, seed = name.rsplit("-s", 1)
-        a = LOW[method][int(seed)]
+        e = entry(name)
+        a = LOW[e.recipe][e.seed]
         return {N1: {s: a if s < rs.LOW else 0.0 for s in range(N1 + 1)}}
     monkeypatch.setattr(rs, "per_digit", per_digit)
 

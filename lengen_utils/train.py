@@ -21,12 +21,12 @@ import torch.nn.functional as F
 
 from .checkpoint import CheckpointError, error_summary, load_training_state, save_training_state
 from .compatibility import check_compatible
-from .config_checks import ConfigError, check_bool, check_int, config_from_dict
+from .config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict
 from .constants import IGNORE_INDEX
 from .device import autocast, seed_everything
 from .model import Transformer
 from .tasks import Task
-from .train_runtime import DATA_WORKERS, keep_freed_memory, prefetcher
+from .train_runtime import DATA_WORKERS, data_worker_count, keep_freed_memory, prefetcher
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,7 @@ class TrainConfig:
     betas: tuple[float, float] = (0.9, 0.98)
     seed: int = 0
     amp: bool = True                   # bf16 autocast on CUDA only
+    data_seeding: str = "stream"       # "stream": one generator, batch after batch; "per_step": batch i from (seed, i)
 
     def __post_init__(self) -> None:
         own = "TrainConfig"
@@ -51,6 +52,7 @@ class TrainConfig:
         check_int(own, "warmup_steps", self.warmup_steps, minimum=0)
         check_int(own, "seed", self.seed, minimum=0)
         check_bool(own, "amp", self.amp)
+        check_choice(own, "data_seeding", self.data_seeding, DATA_SEEDINGS)
         _check_number(own, "lr", self.lr, low=0, strict=True)
         _check_number(own, "weight_decay", self.weight_decay, low=0)
         _check_number(own, "grad_clip", self.grad_clip, low=0)
@@ -83,6 +85,10 @@ def _check_number(owner: str, name: str, value, low: float, high: float | None =
 
 
 LOG_EVERY = 50    # steps per logged loss (and per training callback) unless fit is told otherwise
+#: How a run draws its batches: "stream" (one generator seeded with ``seed``, batch after batch: every stored model)
+#: or "per_step" (batch i from a generator seeded with ``(seed, i)``: any number of worker processes can draw them,
+#: and get the same batches; for runs whose data preparation outpaces one worker, as on a GPU)
+DATA_SEEDINGS = ("stream", "per_step")
 
 
 @dataclass
@@ -128,7 +134,7 @@ def _cross_entropy(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
 def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = True, log_every: int | None = None,
         state_path: str | Path | None = None, resume: bool = False, save_every: int = 0,
         callback: Callable[[int, float], None] | None = None, desc: str = "training",
-        data_worker: str = "auto") -> TrainResult:
+        data_worker: str = "auto", data_workers: int | None = None) -> TrainResult:
     """Train ``model`` on ``task`` for ``cfg.steps`` steps; returns losses and wall-clock time.
 
     The model and task configs are checked against each other first (:func:`check_compatible`).
@@ -140,6 +146,8 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     batches in a forked worker process ("process"), a background thread ("thread") or, "auto", the worker where
     ``fork`` exists and a second core is free (:func:`~lengen_utils.train_runtime.data_worker_mode`; the environment
     variable ``LENGEN_DATA_WORKER`` overrides "auto"). The batches, and so the run, are the same either way.
+    ``data_workers`` > 1 draws them in that many worker processes, which needs ``cfg.data_seeding="per_step"``
+    (each batch its own generator); ``None`` reads ``LENGEN_DATA_WORKERS`` for such a run, and is 1 otherwise.
     """
     from tqdm.auto import tqdm
 
@@ -151,6 +159,10 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
         check_int("fit", "log_every", log_every)
     if data_worker not in DATA_WORKERS:
         raise ConfigError(f"fit's data_worker must be one of {DATA_WORKERS}, got {data_worker!r}")
+    try:
+        workers = data_worker_count(data_workers, per_step=cfg.data_seeding == "per_step")
+    except ValueError as err:
+        raise ConfigError(f"fit: {err}") from None
     state = None
     if resume:
         if state_path is None:
@@ -189,13 +201,14 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
                 "model_config": model.cfg.to_dict(), "task_config": task.config.to_dict()})
 
     def draw(step: int):   # in the worker: the batch, and the generator's state after it (for snapshots)
-        batch = task.train_batch(rng, cfg.batch_size, progress=step / cfg.steps)   # curricula read progress
+        source = rng if cfg.data_seeding == "stream" else np.random.default_rng([cfg.seed, step])
+        batch = task.train_batch(source, cfg.batch_size, progress=step / cfg.steps)   # curricula read progress
         return batch.without_examples(), rng.bit_generator.state
 
     model.train()
     t0 = time.perf_counter()
     bar = tqdm(range(start, cfg.steps), desc=desc, disable=not progress, initial=start, total=cfg.steps)
-    batches = prefetcher(draw, start, cfg.steps, data_worker)
+    batches = prefetcher(draw, start, cfg.steps, data_worker, workers)
     rng_state = None       # the generator after the last batch taken (a worker process draws from its own copy)
     try:
         for step in bar:

@@ -106,11 +106,11 @@ class WorkerPrefetcher:
     step for the GIL; what the step pays is unpickling each item (a batch without its examples: about 0.2 ms).
     ``release`` and ``settle`` exist for the same interface and do nothing."""
 
-    def __init__(self, draw: Callable[[int], Item], start: int, stop: int, depth: int = 2):
+    def __init__(self, draw: Callable[[int], Item], start: int, stop: int, depth: int = 2, every: int = 1):
         context = multiprocessing.get_context("fork")
-        self._left = max(0, stop - start)
+        self._left = len(range(start, stop, every))
         self._items = context.Queue(maxsize=depth)
-        self._worker = context.Process(target=_produce, args=(draw, start, stop, self._items), daemon=True,
+        self._worker = context.Process(target=_produce, args=(draw, start, stop, self._items, every), daemon=True,
                                        name="lengen-batches")
         self._worker.start()
 
@@ -147,12 +147,39 @@ class WorkerPrefetcher:
         self._items.join_thread()
 
 
-def _produce(draw: Callable[[int], Item], start: int, stop: int, items) -> None:
-    """The worker's loop: every draw in order, pickled here (so that a failure is this loop's, not the queue's
-    feeder thread's), or the first error: the exception itself, or its text where it does not pickle."""
+class WorkerPool:
+    """``draw(start), ..., draw(stop - 1)``, in order, from ``workers`` forked worker processes: worker w draws
+    ``start + w``, ``start + w + workers``, ... Only for draws that do not depend on the ones before (each batch its
+    own generator: ``TrainConfig(data_seeding="per_step")``); then the items are those drawn in series."""
+
+    def __init__(self, draw: Callable[[int], Item], start: int, stop: int, workers: int):
+        self._workers = [WorkerPrefetcher(draw, start + w, stop, every=workers) for w in range(workers)]
+        self._next = 0
+
+    def take(self) -> Item:
+        """The next item, from the worker whose turn it is."""
+        item = self._workers[self._next].take()
+        self._next = (self._next + 1) % len(self._workers)
+        return item
+
+    def release(self) -> None:
+        """Nothing to release: the workers draw ahead on their own."""
+
+    def settle(self) -> None:
+        """Nothing to wait for here: the draws run on other cores."""
+
+    def close(self) -> None:
+        for worker in self._workers:
+            worker.close()
+
+
+def _produce(draw: Callable[[int], Item], start: int, stop: int, items, every: int = 1) -> None:
+    """The worker's loop: every ``every``-th draw from ``start``, in order, pickled here (so that a failure is this
+    loop's, not the queue's feeder thread's), or the first error: the exception itself, or its text where it does
+    not pickle."""
     try:
         torch.set_num_threads(1)
-        for index in range(start, stop):
+        for index in range(start, stop, every):
             items.put(("item", pickle.dumps(draw(index), protocol=pickle.HIGHEST_PROTOCOL)))
     except BaseException as err:   # noqa: BLE001  -- handed to the caller's take()
         try:
@@ -186,11 +213,32 @@ def data_worker_mode(data_worker: str = "auto") -> str:
     return data_worker
 
 
-def prefetcher(draw: Callable[[int], Item], start: int, stop: int, data_worker: str = "auto"):
-    """A :class:`WorkerPrefetcher` or a :class:`Prefetcher` over ``draw(start..stop-1)`` (:func:`data_worker_mode`)."""
+def data_worker_count(workers: int | None, per_step: bool) -> int:
+    """How many worker processes draw a run's batches: ``workers``, else ``LENGEN_DATA_WORKERS`` for a run whose
+    batches do not depend on each other (``per_step``), else 1. More than one for a run drawn from one stream is
+    refused: its batches must be drawn in series."""
+    if workers is None:
+        text = os.environ.get("LENGEN_DATA_WORKERS", "1") if per_step else "1"
+        if not text.isdigit() or int(text) < 1:
+            raise ValueError(f"LENGEN_DATA_WORKERS must be a whole number >= 1, got {text!r}")
+        workers = int(text)
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"data_workers must be a whole number >= 1, got {workers!r}")
+    if workers > 1 and not per_step:
+        raise ValueError(f"data_workers={workers} needs TrainConfig(data_seeding='per_step'): with one random "
+                         f"stream each batch depends on the ones before and must be drawn in series")
+    return workers
+
+
+def prefetcher(draw: Callable[[int], Item], start: int, stop: int, data_worker: str = "auto", workers: int = 1):
+    """A :class:`WorkerPool` of ``workers`` processes, or one :class:`WorkerPrefetcher`, or a :class:`Prefetcher`
+    over ``draw(start..stop-1)`` (:func:`data_worker_mode`)."""
+    if workers > 1:
+        return WorkerPool(draw, start, stop, workers)
     if data_worker_mode(data_worker) == "process":
         return WorkerPrefetcher(draw, start, stop)
     return Prefetcher(draw, start, stop)
 
 
-__all__ = ["DATA_WORKERS", "Prefetcher", "WorkerPrefetcher", "data_worker_mode", "keep_freed_memory", "prefetcher"]
+__all__ = ["DATA_WORKERS", "Prefetcher", "WorkerPool", "WorkerPrefetcher", "data_worker_count", "data_worker_mode",
+           "keep_freed_memory", "prefetcher"]

@@ -38,6 +38,7 @@ pids=()
 # side by side, each run gets its share of the CPU threads: with 16 threads each, four runs spent most of their
 # time contending for the cores (docs/logs/gpu-log.md)
 export LENGEN_THREADS=$(( $(nproc) / (${#ENTRIES[@]} + 1) > 0 ? $(nproc) / (${#ENTRIES[@]} + 1) : 1 ))
+export LENGEN_DATA_WORKERS=$LENGEN_THREADS   # batch-drawing processes per run (recipes with per-step data seeding)
 for name in "${ENTRIES[@]}"; do
   mkdir -p "$work/assets-$name/zoo"
   LENGEN_ASSETS="$work/assets-$name" timeout "$(left)" $PY -m lengen_utils.zoo train --device cuda "$name" \

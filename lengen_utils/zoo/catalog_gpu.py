@@ -10,6 +10,9 @@ the CPU (tests/test_gpu_entries.py). The departures from the papers, each for a 
 * ``sabbaghi-rpe-addition-5to50``: Sabbaghi et al.'s RPE encoder on 1-5 digit sums in the frame l = 50
   (their App. A: 6 layers, 8 heads, AdamW, batch 64). d 256 instead of 768 and no dropout: a 768-wide model
   is 85 MB even in float16, past what assets/ can hold; lr 3e-4 instead of 1e-4, for a budget of minutes.
+The recipes not built yet draw their batches with ``data_seeding="per_step"``, so that several worker processes can
+prepare them (``LENGEN_DATA_WORKERS``): at a paper's batch one worker cannot keep a GPU busy (docs/logs/gpu-log.md).
+
 * ``cho-mul-nx2-1to40``: Cho et al.'s Section 6.1 N x 2 multiplication with 2 layers, multiplicands of
   1-40 digits, with our N x 2 recipe (notebook 05, section 7: a uniform bias for the multiplier's digits,
   no absolute table, one problem per sequence) at d 256; coupled IDs up to 202, so that 100-digit
@@ -56,7 +59,7 @@ SABBAGHI_RPE = register_recipe(Recipe(
 CHO_NX2 = register_recipe(mul_uniform_recipe(2).derive(
     "cho-mul-nx2-1to40", "task.max_digits=40", "task.max_position=202",
     "model.d_model=256", "model.d_ff=1024", "model.max_positions=203",
-    "train.steps=8000", "train.lr=0.001", "train.warmup_steps=400",
+    "train.steps=8000", "train.lr=0.001", "train.warmup_steps=400", "train.data_seeding=per_step",
     seeds=(0,), eval_lengths=(5, 10, 20, 30, 40, 50, 70, 100), eval_n=500, tags=PAPER_SCALE,
     description="Cho et al. Section 6.1 N x 2 multiplication, 2 layers, multiplicands of 1-40 digits, our N x 2 "
                 "recipe (uniform multiplier bias, no table) at d 256, trained on a GPU; seed {seed}"))
@@ -67,6 +70,7 @@ CHO_NX2 = register_recipe(mul_uniform_recipe(2).derive(
 CHO_MINESWEEPER = register_recipe(get_recipe("nb05-mine-next").derive(
     "cho-minesweeper-5to9", "model.n_layers=4", "model.n_heads=8", "model.d_model=256", "model.d_ff=1024",
     "train.steps=4000", "train.batch_size=64", "train.lr=0.001", "train.warmup_steps=200",
+    "train.data_seeding=per_step",
     seeds=(0,), tags=PAPER_SCALE,
     description="Cho et al. Section 6.2 minesweeper at the paper's depth (4 layers, 8 heads, d 256) with our recipe "
                 "(next-cell coupled IDs, 2-D relative bias), boards 5-9 per side, trained on a GPU; seed {seed}"))
@@ -76,7 +80,7 @@ CHO_MINESWEEPER = register_recipe(get_recipe("nb05-mine-next").derive(
 #: recipe's problems
 SABBAGHI_UPE_M3 = register_recipe(get_recipe("nb04-upe-m3-f20-w3-long-cur-carry-prod").derive(
     "sabbaghi-upe-m3-9l", "model.n_layers=9", "model.d_model=256", "model.d_ff=1024",
-    "train.steps=18000", "train.batch_size=128", "train.warmup_steps=500",
+    "train.steps=18000", "train.batch_size=128", "train.warmup_steps=500", "train.data_seeding=per_step",
     seeds=(0,), tags=PAPER_SCALE,
     description="Sabbaghi et al. M2 (Figure 5b), 3-digit multiplier x 1-5 digit multiplicands, at the paper's depth "
                 "(9 layers, 8 heads, d 256) with the course's best recipe (UPE, window 3, multiplier curriculum, "

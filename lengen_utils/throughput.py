@@ -42,7 +42,7 @@ from .model import ModelConfig, Transformer
 from .task_config import TaskConfig
 from .tasks import Task
 from .train_runtime import DATA_WORKERS, data_worker_mode, keep_freed_memory, prefetcher
-from .zoo.flagship import flagship_recipe
+from .zoo import get_recipe
 
 
 @dataclass(frozen=True)
@@ -60,24 +60,29 @@ class Shape:
     cpu_decode_n: int
 
 
-_FLAGSHIP = flagship_recipe()
+def _recipe_configs(recipe_id: str, *overrides: str) -> tuple[ModelConfig, TaskConfig]:
+    """The model and task of zoo recipe ``recipe_id`` with ``SECTION.FIELD=VALUE`` overrides (the zoo's
+    :meth:`~lengen_utils.zoo.Recipe.derive`): each shape is a recipe, at a paper's size where it says so."""
+    r = get_recipe(recipe_id).derive(f"{recipe_id}-shape", *overrides)
+    return r.model, r.task
+
+
 SHAPES: dict[str, Shape] = {s.name: s for s in (
     Shape("flagship", "the CPU flagship (zoo entry flagship-coupled): coupled decoder + relative bias + the sink, "
           "1 layer d 64, 4 problems packed per sequence, 1-10 digits, IDs to 128",
-          _FLAGSHIP.model, _FLAGSHIP.task,
+          *_recipe_configs("flagship-coupled"),
           batch_size=32, cpu_batch_size=32, decode_length=10, decode_n=1000, cpu_decode_n=500),
+    # plain coupling as published (recipe nb05-plain) at Cho et al.'s size
     Shape("cho-1to30", "Cho et al. Section 4 / App. A: coupled decoder, 1 layer d 512, 4 heads, d_ff 2048, "
           "1-30 digit operands, max_pos 202",
-          ModelConfig(d_model=512, n_layers=1, n_heads=4, d_ff=2048, encoding="learned", max_positions=203),
-          TaskConfig(op="+", format="cho", positions="coupled", sampler="balanced", max_digits=30,
-                     max_position=202),
+          *_recipe_configs("nb05-plain", "model.d_model=512", "model.d_ff=2048", "model.max_positions=203",
+                           "task.max_digits=30", "task.max_position=202"),
           batch_size=1000, cpu_batch_size=16, decode_length=30, decode_n=1000, cpu_decode_n=32),
+    # notebook 03's RPE encoder (recipe nb03-rpe-l5) in the paper's frame l = 50
     Shape("sabbaghi-rpe-l50", "Sabbaghi A2 frame: RPE encoder (the course's 2 layers, d 64) on <= 5 digits in a "
           "frame l = 50",
-          ModelConfig(d_model=64, n_layers=2, n_heads=4, d_ff=128, causal=False, encoding="rpe",
-                      rpe_max_distance=101, max_positions=103),
-          TaskConfig(op="+", format="sabbaghi", positions="consecutive", sampler="balanced", max_digits=5,
-                     frame_width=50, random_start=False, max_position=102, eval_sampler="uniform"),
+          *_recipe_configs("nb03-rpe-l5", "task.frame_width=50", "task.max_position=102",
+                           "model.rpe_max_distance=101", "model.max_positions=103"),
           batch_size=64, cpu_batch_size=64, decode_length=50, decode_n=1000, cpu_decode_n=200),
 )}
 

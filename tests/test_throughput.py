@@ -61,3 +61,15 @@ def test_short_cpu_run_table_and_json(capsys):
                  "--decode-n", "0", "--device", "cpu", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["config"] == "sabbaghi-rpe-l50" and data["decode"] is None
+
+
+def test_the_shapes_are_zoo_recipes_at_the_stated_sizes():
+    from lengen_utils import zoo
+
+    flagship = zoo.entry("flagship-coupled")
+    assert (SHAPES["flagship"].model, SHAPES["flagship"].task) == (flagship.model, flagship.task)
+    plain, cho = zoo.get_recipe("nb05-plain"), SHAPES["cho-1to30"]
+    assert cho.task.positions == plain.task.positions == "coupled" and not cho.model.relative_bias
+    assert (cho.model.d_model, cho.model.d_ff, cho.task.max_digits, cho.task.max_position) == (512, 2048, 30, 202)
+    rpe, l50 = zoo.get_recipe("nb03-rpe-l5"), SHAPES["sabbaghi-rpe-l50"]
+    assert l50.model.encoding == rpe.model.encoding == "rpe" and l50.task.frame_width == 50

@@ -130,10 +130,15 @@ def check_seeds_config(cfg: ModelConfig, seeds: Sequence[int]) -> None:
         raise ValueError("fit_seeds does not support the upe encoding (its input check cannot run under vmap)")
 
 
+def _learned_bias(cfg: ModelConfig) -> bool:
+    """Whether attention adds a learned bias (RPE, the relative scalar bias): SDPA then runs its math backend."""
+    return cfg.encoding == "rpe" or cfg.relative_bias
+
+
 def batched_amp(cfg: ModelConfig, train: TrainConfig) -> bool:
     """Whether :func:`fit_seeds` runs under bf16 autocast: as ``train.amp`` asks, except where a learned attention
     bias pins SDPA's math backend, whose batched softmax backward fails under autocast on CUDA."""
-    return train.amp and not (cfg.encoding == "rpe" or cfg.relative_bias)
+    return train.amp and not _learned_bias(cfg)
 
 
 def fit_seeds(cfg: ModelConfig, task: Task, train: TrainConfig, seeds: Sequence[int], *,
@@ -167,7 +172,7 @@ def fit_seeds(cfg: ModelConfig, task: Task, train: TrainConfig, seeds: Sequence[
                              {"params": no_decay, "weight_decay": 0.0}], lr=train.lr, betas=train.betas)
     rngs = [np.random.default_rng(s) for s in seeds]
     K = len(seeds)
-    learned_bias = cfg.encoding == "rpe" or cfg.relative_bias
+    learned_bias = _learned_bias(cfg)
     amp = batched_amp(cfg, train)
 
     def one(p, b, tokens, position_ids, key_padding, uniform_slots):

@@ -44,8 +44,8 @@ from .tasks import Task
 from .train import fit
 
 __all__ = [
-    "SECTIONS", "SEED", "RunSpec", "SweepError", "apply_override", "expand", "from_entry", "from_recipe", "load_config",
-    "parse_seeds", "run_spec", "run_local", "run_ray", "read_results", "summary", "format_summary",
+    "SECTIONS", "SEED", "RunSpec", "SweepError", "apply_override", "expand", "from_entry", "from_recipe",
+    "load_config", "parse_seeds", "run_spec", "run_local", "run_ray", "read_results", "summary", "format_summary",
     "build_parser", "main",
 ]
 

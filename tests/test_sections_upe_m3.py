@@ -4,7 +4,7 @@ import pytest
 
 from lengen_utils.claims import ClaimFailed
 from lengen_utils.evaluate.columns import ColumnScore
-from lengen_utils.sections import upe_m3
+from lengen_utils.sections import upe_m3, upe_m3_best
 from lengen_utils.zoo import entry
 
 
@@ -69,12 +69,12 @@ def test_search_table_reads_the_manifest(monkeypatch):
 def test_next_steps_reads_the_longest_runs_learning_curve(monkeypatch):
     name = upe_m3.SEARCH["+ curriculum, twice the steps"]
     curve = {"length": 5, "steps": [500, 1000, 1500, 2000], "em": [0.0, 0.05, 0.2, 0.43]}
-    monkeypatch.setattr(upe_m3, "read_manifest", lambda: {name: {}})
-    monkeypatch.setattr(upe_m3, "manifest_record", lambda n: {"learning_curve": curve})
+    monkeypatch.setattr(upe_m3_best, "read_manifest", lambda: {name: {}})       # the curves are read there
+    monkeypatch.setattr(upe_m3_best, "manifest_record", lambda n: {"learning_curve": curve})
     text = upe_m3.next_steps_text()
     assert f"without read-outs (`{name}`) was at 5.0% exact match on 5-digit multiplicands after 1,000 steps" in text
     assert "at 43.0% after 2,000" in text
-    monkeypatch.setattr(upe_m3, "read_manifest", lambda: {})
+    monkeypatch.setattr(upe_m3_best, "read_manifest", lambda: {})
     assert upe_m3.next_steps_text().startswith("**What we would try next.**")
 
 

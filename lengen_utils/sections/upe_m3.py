@@ -15,7 +15,7 @@ import numpy as np
 from ..claims import claim
 from ..evaluate.columns import ColumnScore
 from ..notebook import pct, render_md
-from ..zoo import entry, manifest_record, metrics, per_digit, read_manifest, recipe_entries
+from ..zoo import entry, manifest_record, metrics, per_digit, read_manifest
 from ..zoo.catalog_nb04 import NB04_M3_WINDOW, NB04_TRAINED, NB04_WINDOW_FRAME, nb04_name
 from . import upe_m3_best
 
@@ -226,38 +226,24 @@ def heads_text(live: Mapping[str, Mapping[int, float]], trained: int = NB04_TRAI
 def next_steps_text(name: str = SEARCH["+ curriculum, twice the steps"]) -> str:
     """What the search says to try next; ``name``: the longest run without read-outs, whose learning curve
     (manifest) says whether time was still paying off."""
-    curve = _curve(name)
+    curve = upe_m3_best.learning_curve(name)
     grew = "" if not curve else render_md(
         "Time paid off: the longest run without read-outs (`{name}`) was at {a:pct} exact match on {L}-digit "
         "multiplicands after {s1:,} steps (its learning curve, in the manifest) and at {b:pct} after {s2:,}. ",
         name=name, a=curve["em"][len(curve["em"]) // 2 - 1], s1=curve["steps"][len(curve["steps"]) // 2 - 1],
         b=curve["em"][-1], s2=curve["steps"][-1], L=curve["length"])
-    best = recipe_entries(upe_m3_best.BEST, built_only=True)
+    best = upe_m3_best.seeds()
+    minutes = float(np.median([manifest_record(n)["train_seconds"] for n in best.values()])) / 60 if best else 0.0
     return grew + render_md(
         "**What we would try next.** The read-outs found the weak spot and moved it, and the best recipe was still "
-        "improving when its budget ended{rising}. Next, in order: more steps, or a learning rate that decays later "
-        "(its seeds took {minutes:.0f} minutes each on one thread, the limit of our CPU budget: a GPU's job); "
-        "then RPE with "
-        "the same read-outs at the same budget, which the claim of Figure 5b needs once a model masters its trained "
+        "improving when its budget ended. Next, in order: more steps, or a learning rate that decays later (its seeds "
+        "took {minutes:.0f} minutes each on one thread, the limit of our CPU budget: a GPU's job); then RPE with the "
+        "same read-outs at the same budget, which the claim of Figure 5b needs once a model masters its trained "
         "range; read-outs at the layers where each step belongs (the products early, the column sum later); and the "
         "paper's scale (9 layers, `d_model` 768, 500k samples) on a GPU. A decoder that writes the product units "
         "first would get each column's carry from its own previous step (Cho's $N \\times 2$ models of notebook 05 "
         "do), but that is no longer Sabbaghi's encoder. A wider MLP did not help, and 8 layers helped less than twice "
-        "the steps. The search and its tables are logged in `docs/logs/upe-log.md`.",
-        rising=_rising(best[min(best)]) if best else "",
-        minutes=float(np.median([manifest_record(n).get("train_seconds", 0) for n in best.values()] or [0])) / 60)
-def _curve(name: str) -> dict | None:
-    """``name``'s learning curve from the manifest; ``None`` if it is not built or has none."""
-    return manifest_record(name).get("learning_curve") if name in read_manifest() else None
-
-
-def _rising(name: str) -> str:
-    """`` (a% at step s1, b% at s2 of its learning curve)``: the last two points of ``name``'s curve, if built."""
-    curve = _curve(name)
-    if not curve or len(curve["em"]) < 3:
-        return ""
-    return render_md(" ({a:pct} exact match at step {s1:,}, {b:pct} at {s2:,}, on its learning curve)",
-                     a=curve["em"][-3], s1=curve["steps"][-3], b=curve["em"][-1], s2=curve["steps"][-1])
+        "the steps. The search and its tables are logged in `docs/logs/upe-log.md`.", minutes=minutes)
 
 
 __all__ = ["SEARCH", "CARRY_MODEL", "HEADS", "check_heads", "heads_text", "built_search", "search_table",

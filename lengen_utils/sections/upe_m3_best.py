@@ -15,7 +15,7 @@ from ..claims import claim
 from ..evaluate.columns import ColumnScore
 from ..generalization import median_and_range
 from ..notebook import pct, render_md
-from ..zoo import entry, manifest_record, metrics, recipe_entries
+from ..zoo import entry, manifest_record, metrics, read_manifest, recipe_entries
 from ..zoo.catalog_nb04 import NB04_M3_WINDOW, NB04_TRAINED, NB04_WINDOW_FRAME, nb04_name
 
 #: the recipe: the curriculum model with the carry and product read-outs, twice the steps
@@ -37,12 +37,18 @@ def seeds(recipe: str = BEST) -> dict[int, str]:
     return recipe_entries(recipe, built_only=True)
 
 
+def learning_curve(name: str) -> dict | None:
+    """``name``'s learning curve from the manifest; ``None`` if it is not built or has none."""
+    return manifest_record(name).get("learning_curve") if name in read_manifest() else None
+
+
 def seeds_table(lengths: tuple[int, ...] = TABLE_LENGTHS) -> dict[str, dict[str, str]]:
     """One row per built seed of :data:`BEST` (exact match, training minutes; manifest), then the median and range."""
-    runs = {seed: metrics(name) for seed, name in seeds().items()}
+    built = seeds()
+    runs = {seed: metrics(name) for seed, name in built.items()}
     rows = {f"seed {seed}": {"train min": f"{manifest_record(name)['train_seconds'] / 60:.0f}",
                              **{f"{n} dig": pct(runs[seed][n]) for n in lengths if n in runs[seed]}}
-            for seed, name in seeds().items()}
+            for seed, name in built.items()}
     band = median_and_range({seed: {n: em[n] for n in lengths if n in em} for seed, em in runs.items()})
     rows["median (range)"] = {"train min": "", **{f"{n} dig": f"{pct(m)} ({pct(lo, 0)}-{pct(hi, 0)})"
                                                   for n, (m, lo, hi) in band.items()}}
@@ -90,7 +96,8 @@ def best_text(live: Live, scores: Mapping[int, Mapping[int, ColumnScore]], train
     parts = {label: [metrics(name)[trained] for name in seeds(recipe).values()]
              for label, recipe in (("half", HALF_STEPS), ("none", NO_READOUT))}
     weak = weakest_columns(scores)
-    curve = manifest_record(seeds()[min(seeds())]).get("learning_curve") or {}
+    built = seeds()
+    curve = learning_curve(built[min(built)]) or {}
     rising = "" if len(curve.get("em", [])) < 3 else render_md(
         " Seed 0's learning curve was still rising at the end: {a:pct} at step {s1:,}, {b:pct} at {s2:,}.",
         a=curve["em"][-3], s1=curve["steps"][-3], b=curve["em"][-1], s2=curve["steps"][-1])
@@ -119,5 +126,5 @@ def _values(values: list[float]) -> str:
     return f"{pct(min(values))}-{pct(max(values))} over {len(values)} seeds"
 
 
-__all__ = ["BEST", "HALF_STEPS", "NO_READOUT", "best_text", "check_best", "recorded_median", "seeds", "seeds_table",
-           "weakest_columns"]
+__all__ = ["BEST", "HALF_STEPS", "NO_READOUT", "best_text", "check_best", "learning_curve", "recorded_median", "seeds",
+           "seeds_table", "weakest_columns"]

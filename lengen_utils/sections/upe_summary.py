@@ -44,6 +44,7 @@ def summary(band1: Bands, band5: Bands, below: Mapping[str, float], full: Mappin
             trained: int, n_seeds: int, board: dict, headline: int) -> str:
     """The notebook's summary bullets: section 3's medians (manifest), the window (leaderboard), M3, the frame."""
     a, r, u = band_medians(band1)
+    best_seeds, best_median = upe_m3_best.recorded_median(trained)
     return render_md(
         "* **Multiplication in parallel** (Figure 3a): one product per multiplicand digit, all with the same\n"
         "  multiplier, then rounds of carries; the number of rounds is the sample's complexity (notebook 06).\n"
@@ -71,8 +72,7 @@ def summary(band1: Bands, band5: Bands, below: Mapping[str, float], full: Mappin
         "  {bk} seed(s) reaches {bm:pct} at {t} digits (manifest), still short of mastered.",
         n1=n_seeds, t=trained, a=a, r=r, u=u, rs10=band5[RPE][10][0], as15=band5[APE][15][0],
         us15=band5[UPE][15][0], fb=below["all"], fl=full["all"], b=frame - 1, L=frame, h=headline,
-        bk=upe_m3_best.recorded_median(trained)[0], bm=upe_m3_best.recorded_median(trained)[1],
-        **_window(board, headline))
+        bk=best_seeds, bm=best_median, **_window(board, headline))
 
 
 def recipe(name: str) -> dict[str, str]:

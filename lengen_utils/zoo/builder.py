@@ -25,8 +25,8 @@ from ..task_config import TaskConfig
 from ..tasks import Task
 from ..train import TrainConfig, TrainResult, fit
 from .catalog import catalog, entry
-from .registry import entry_for
 from .entry import ZooEntry, ZooError
+from .registry import entry_for
 from .manifest import assets_dir, commit, manifest_record, read_manifest
 
 
@@ -88,8 +88,8 @@ def build_device(e: ZooEntry, device: str | None = None) -> torch.device:
     if name not in ("cpu", "cuda") and not name.startswith("cuda:"):
         raise ZooError(f"device must be cpu or cuda, got {name!r}")
     if name.startswith("cuda") and not torch.cuda.is_available():
-        raise ZooError(f"{e.name} trains on an NVIDIA GPU (CUDA) and this machine has none; "
-                       "its cached file is checked on the CPU by `zoo verify --no-retrain` and tests/test_gpu_entries.py")
+        raise ZooError(f"{e.name} trains and is verified on an NVIDIA GPU (CUDA), and this machine has none; "
+                       "on the CPU, tests/test_gpu_entries.py checks its cached file")
     if e.needs_gpu and not name.startswith("cuda"):
         raise ZooError(f"{e.name} is a paper-scale entry (tag gpu): train it with `{e.command}` on a GPU, "
                        "not on the CPU")
@@ -121,7 +121,7 @@ def build(name: str, progress: bool = True, assets: Path | None = None, device: 
     name = e.name                             # an alias builds its entry
     on = build_device(e, device)
     curve: dict = {}
-    model, result = train_entry(e, progress, curve=curve, device=None if on.type == "cpu" else on)
+    model, result = train_entry(e, progress, curve=curve, device=on)
     round_to_half(model)                      # measure what is stored
     record = {
         "command": e.command, "description": e.description, "seed": e.seed, **e.configs(),
@@ -196,7 +196,7 @@ def verify(name: str, tolerance: float = 0.05, retrain: bool = True, progress: b
     if bad:
         raise AssertionError(f"{name}: the cached checkpoint gives {bad} (recorded, measured)")
     if retrain:
-        fresh, result = train_entry(e, progress, device=None if on.type == "cpu" else on)
+        fresh, result = train_entry(e, progress, device=on)
         if half:
             round_to_half(fresh)
         report["retrained"] = _em(measure(fresh, e)["em"])

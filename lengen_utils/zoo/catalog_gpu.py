@@ -10,22 +10,22 @@ the CPU (tests/test_gpu_entries.py). The departures from the papers, each for a 
 * ``sabbaghi-rpe-addition-5to50``: Sabbaghi et al.'s RPE encoder on 1-5 digit sums in the frame l = 50
   (their App. A: 6 layers, 8 heads, AdamW, batch 64). d 256 instead of 768 and no dropout: a 768-wide model
   is 85 MB even in float16, past what assets/ can hold; lr 3e-4 instead of 1e-4, for a budget of minutes.
-The recipes not built yet draw their batches with ``data_seeding="per_step"``, so that several worker processes can
-prepare them (``LENGEN_DATA_WORKERS``): at a paper's batch one worker cannot keep a GPU busy (docs/logs/gpu-log.md).
-
 * ``cho-mul-nx2-1to40``: Cho et al.'s Section 6.1 N x 2 multiplication with 2 layers, multiplicands of
   1-40 digits, with our N x 2 recipe (notebook 05, section 7: a uniform bias for the multiplier's digits,
   no absolute table, one problem per sequence) at d 256; coupled IDs up to 202, so that 100-digit
   multiplicands fit.
+
+The recipes not built yet draw their batches with ``data_seeding="per_step"``, so that several worker processes can
+prepare them (``LENGEN_DATA_WORKERS``): at a paper's batch one worker cannot keep a GPU busy (docs/logs/gpu-log.md).
 """
 from __future__ import annotations
 
 from ..model import ModelConfig
 from ..task_config import TaskConfig
 from ..train import TrainConfig
+from .catalog_nb05 import FLAGSHIP
 from .catalog_nb05_mul import mul_uniform_recipe
 from .entry import GPU_TAG
-from .flagship import flagship_recipe
 from .recipe import Recipe
 from .registry import get_recipe, register_recipe
 
@@ -33,7 +33,7 @@ PAPER_SCALE = (GPU_TAG, "paper-scale")
 SABBAGHI_FRAME = 50
 
 #: Cho et al.'s addition model (1-30 digits, IDs to 202) with our flagship recipe
-CHO_ADDITION = register_recipe(Recipe.from_entry(flagship_recipe(), id="flagship").derive(
+CHO_ADDITION = register_recipe(FLAGSHIP.derive(
     "cho-addition-1to30", "task.max_digits=30", "task.max_position=202",
     "model.d_model=512", "model.n_heads=4", "model.d_ff=2048", "model.max_positions=203",
     "train.steps=3000", "train.batch_size=64", "train.lr=0.0005", "train.warmup_steps=300",   # 64 sequences of 4

@@ -21,7 +21,8 @@ carries stayed the weak spot (Cho et al.'s Theorem 6.1 construction has 10 heads
 """
 from __future__ import annotations
 
-from .flagship import BATCH, coupled_recipe
+from .catalog_nb05 import VARIANT
+from .flagship import BATCH
 from .recipe import Recipe
 from .registry import register_recipe
 
@@ -35,8 +36,7 @@ MUL_HEADS = 8                  # b0, b1 and four multiplicand digits to fetch: 4
 def mul_uniform_recipe(layers: int) -> Recipe:
     """Our N x 2 recipe with ``layers`` layers, seeds ``MUL_SEEDS``: the coupled variant (one problem per
     sequence, 8 heads, no table, the multiplier's uniform bias) on ``a x b`` with ``b`` of 2 digits."""
-    base = Recipe.from_entry(coupled_recipe(), id="coupled-variant")
-    return base.derive(
+    return VARIANT.derive(
         f"nb05-mulu-{layers}l", 'task.op="*"', "task.multiplier_digits=2", "task.pack=1",
         f"model.n_layers={layers}", f"model.n_heads={MUL_HEADS}", 'model.encoding="none"',
         "model.relative_bias_uniform=true", f"train.steps={MUL_STEPS}", f"train.batch_size={BATCH}", "train.lr=0.003",

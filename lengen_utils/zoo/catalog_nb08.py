@@ -36,7 +36,7 @@ from ..train import TrainConfig
 from ..vocab import VOCAB
 from .entry import ZooEntry
 from .recipe import Recipe
-from .registry import ENTRIES, recipe_entries, register_recipe
+from .registry import recipe_entries, register_recipe
 
 TAG = "nb08"
 NB08_SEEDS = (0, 1, 2)
@@ -176,9 +176,6 @@ NB08_RECIPES: dict[str, str] = {method: register_recipe(nb08_recipe(method)).id 
 #: ``{(trained length, method): recipe}``, ``(3, "direct")`` -> ``"nb08-direct-l3"``
 NB08_TRAINED_RECIPES: dict[tuple[int, str], str] = {
     (k, method): register_recipe(nb08_recipe(method, k)).id for k in WIDGET_TRAINED for method in WIDGET_METHODS}
-ENTRIES_NB08: dict[str, ZooEntry] = {name: ENTRIES[name] for recipe in (*NB08_RECIPES.values(),
-                                                                        *NB08_TRAINED_RECIPES.values())
-                                     for name in recipe_entries(recipe).values()}
 
 
 def widget_choices() -> dict[tuple[int, str], list[str]]:

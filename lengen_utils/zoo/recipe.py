@@ -99,10 +99,10 @@ class Recipe:
         """The zoo entry of one seed, named ``{id}-s{seed}`` (or ``{id}`` without ``seed_in_name``)."""
         if seed not in self.seeds:
             raise ValueError(f"{self.id} has seeds {self.seeds}, not {seed!r}")
-        return ZooEntry(name=self.id_with_seed(self.id, seed) if self.seed_in_name else self.id, task=self.task, model=self.model,
-                        train=replace(self.train, seed=seed), eval_lengths=self.eval_lengths, eval_n=self.eval_n,
-                        description=self.description.format(seed=seed), tags=self.tags,
-                        curve_every=self.curve_every)
+        name = self.id_with_seed(self.id, seed) if self.seed_in_name else self.id
+        return ZooEntry(name=name, task=self.task, model=self.model, train=replace(self.train, seed=seed),
+                        eval_lengths=self.eval_lengths, eval_n=self.eval_n,
+                        description=self.description.format(seed=seed), tags=self.tags, curve_every=self.curve_every)
 
     def entries(self) -> list[ZooEntry]:
         """One entry per seed, by increasing seed."""

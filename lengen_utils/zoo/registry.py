@@ -2,8 +2,9 @@
 :mod:`.catalog` and its sections.
 
 A *recipe* is what the seeds of one experiment share (task, model, training, lengths): its entries differ only
-in ``train.seed``. The catalog declares recipes (:class:`~.recipe.Recipe`, :func:`register_recipe`), each with its
-seeds; :func:`get_recipe` finds one. Code outside the store looks seeds up here -- :func:`recipe_entries` (``{seed: name}``) and
+in ``train.seed``. The catalog declares recipes (:class:`~.recipe.Recipe`, :func:`register_recipe`), each with
+its seeds; :func:`get_recipe` finds one. Code outside the store looks seeds up here -- :func:`recipe_entries`
+(``{seed: name}``) and
 :func:`entry_for` (one seed's entry) -- and never builds ``f"{recipe}-s{seed}"`` or parses a name itself.
 """
 from __future__ import annotations
@@ -43,8 +44,11 @@ def register_recipe(recipe: Recipe) -> Recipe:
 
 
 def get_recipe(recipe_id: str) -> Recipe:
-    """The recipe ``recipe_id``: a declared :class:`Recipe`, or the one that the seeds registered as entries share
-    (then built from its lowest seed's entry, with every registered seed). Unknown: :class:`ZooError`."""
+    """The recipe ``recipe_id`` (an alias stands for its entry's recipe): a declared :class:`Recipe`, or the one that
+    entries registered one by one share (then built from its lowest seed's entry, with every registered seed).
+    Unknown: :class:`ZooError`."""
+    if recipe_id in ALIASES and resolve(recipe_id) in ENTRIES:
+        recipe_id = ENTRIES[resolve(recipe_id)].recipe
     if recipe_id in RECIPES:
         return RECIPES[recipe_id]
     seeds = recipe_entries(recipe_id)

@@ -3,6 +3,8 @@
 #
 #   OUT=/some/folder BUDGET_S=540 bash scripts/gpu_checks.sh [ENTRY ...]
 #
+# SKIP_BENCH=1 skips stages 2-3 (already recorded in docs/logs/gpu-log.md); VERIFY="NAME ..." re-measures those
+# cached GPU entries on CUDA (`zoo verify --no-retrain`; the device then needs them under assets/).
 # 1. the GPU's name; 2. throughput of the three named shapes on CUDA (clean timings, nothing else running);
 # 3. the batched-seed speed-up (multiseed --k 4); 4. the paper-scale zoo entries (tag gpu, default: all of
 # the unbuilt ones), trained side by side on the one GPU, each into its own assets folder, while `pytest -m cuda`
@@ -28,17 +30,21 @@ fi
 
 { nvidia-smi -L; $PY -c "import torch; print(torch.__version__, torch.cuda.get_device_name())"; } >"$work/logs/device.txt" 2>&1
 
-for config in flagship cho-1to30 sabbaghi-rpe-l50; do
-  timeout 50 $PY -m lengen_utils.throughput --config "$config" --device cuda --json \
-    >"$work/logs/throughput-$config.json" 2>"$work/logs/throughput-$config.err"
-done
-timeout 50 $PY -m lengen_utils.multiseed --k 4 --device cuda --json >"$work/logs/multiseed.json" 2>"$work/logs/multiseed.err"
+if [ "${SKIP_BENCH:-0}" != 1 ]; then
+  for config in flagship cho-1to30 sabbaghi-rpe-l50; do
+    timeout 50 $PY -m lengen_utils.throughput --config "$config" --device cuda --json \
+      >"$work/logs/throughput-$config.json" 2>"$work/logs/throughput-$config.err"
+  done
+  timeout 50 $PY -m lengen_utils.multiseed --k 4 --device cuda --json >"$work/logs/multiseed.json" \
+    2>"$work/logs/multiseed.err"
+fi
 
 pids=()
 # side by side, each run gets its share of the CPU threads: with 16 threads each, four runs spent most of their
 # time contending for the cores (docs/logs/gpu-log.md)
-export LENGEN_THREADS=$(( $(nproc) / (${#ENTRIES[@]} + 1) > 0 ? $(nproc) / (${#ENTRIES[@]} + 1) : 1 ))
-export LENGEN_DATA_WORKERS=$LENGEN_THREADS   # batch-drawing processes per run (recipes with per-step data seeding)
+share=$(( $(nproc) / (${#ENTRIES[@]} + 1) > 0 ? $(nproc) / (${#ENTRIES[@]} + 1) : 1 ))
+export LENGEN_THREADS=${LENGEN_THREADS:-$share}
+export LENGEN_DATA_WORKERS=${LENGEN_DATA_WORKERS:-$share}   # batch-drawing processes per run (per-step data seeding)
 for name in "${ENTRIES[@]}"; do
   mkdir -p "$work/assets-$name/zoo"
   LENGEN_ASSETS="$work/assets-$name" timeout "$(left)" $PY -m lengen_utils.zoo train --device cuda "$name" \
@@ -47,6 +53,11 @@ for name in "${ENTRIES[@]}"; do
 done
 timeout "$(( $(left) > 300 ? 300 : $(left) ))" $PY -m pytest -m cuda tests/test_cuda.py -q -p no:nbval \
   >"$work/logs/pytest-cuda.log" 2>&1
+if [ -n "${VERIFY:-}" ]; then
+  # shellcheck disable=SC2086
+  timeout "$(( $(left) > 200 ? 200 : $(left) ))" $PY -m lengen_utils.zoo verify --no-retrain $VERIFY \
+    >"$work/logs/verify-cuda.log" 2>&1
+fi
 for pid in "${pids[@]}"; do wait "$pid"; done
 
 for name in "${ENTRIES[@]}"; do

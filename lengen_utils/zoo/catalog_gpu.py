@@ -14,9 +14,13 @@ the CPU (tests/test_gpu_entries.py). The departures from the papers, each for a 
   1-40 digits, with our N x 2 recipe (notebook 05, section 7: a uniform bias for the multiplier's digits,
   no absolute table, one problem per sequence) at d 256; coupled IDs up to 202, so that 100-digit
   multiplicands fit.
+* ``cho-minesweeper-5to9``: Cho et al.'s Section 6.2 minesweeper at the paper's depth (4 layers, 8 heads) on boards
+  of 5-9 per side, with our recipe (next-cell coupled IDs read by the 2-D relative bias) at d 256.
+* ``sabbaghi-upe-m3-9l``: Sabbaghi et al.'s 3-digit multiplier at the paper's depth (9 layers) with the course's best
+  CPU recipe, at d 256 and on as many problems as that recipe.
 
-The recipes not built yet draw their batches with ``data_seeding="per_step"``, so that several worker processes can
-prepare them (``LENGEN_DATA_WORKERS``): at a paper's batch one worker cannot keep a GPU busy (docs/logs/gpu-log.md).
+The last three draw their batches with ``data_seeding="per_step"``, so that several worker processes can prepare them
+(``LENGEN_DATA_WORKERS``): at a paper's batch one worker cannot keep a GPU busy (docs/logs/gpu-log.md).
 """
 from __future__ import annotations
 
@@ -60,11 +64,10 @@ CHO_NX2 = register_recipe(mul_uniform_recipe(2).derive(
     "cho-mul-nx2-1to40", "task.max_digits=40", "task.max_position=202",
     "model.d_model=256", "model.d_ff=1024", "model.max_positions=203",
     "train.steps=8000", "train.lr=0.001", "train.warmup_steps=400", "train.data_seeding=per_step",
-    seeds=(0,), eval_lengths=(5, 10, 20, 30, 40, 50, 70, 100), eval_n=500, tags=PAPER_SCALE,
+    seeds=(0, 1), eval_lengths=(5, 10, 20, 30, 40, 50, 70, 100), eval_n=500, tags=PAPER_SCALE,
     description="Cho et al. Section 6.1 N x 2 multiplication, 2 layers, multiplicands of 1-40 digits, our N x 2 "
                 "recipe (uniform multiplier bias, no table) at d 256, trained on a GPU; seed {seed}"))
 
-# == prepared for the next GPU session (not built yet) ====================================================
 #: Cho et al.'s minesweeper (Section 6.2: boards of 5-9 per side, 4 layers x 8 heads) with our recipe (next-cell IDs
 #: read by the 2-D relative bias, no table) at d 256 (a 512-wide model is 25 MB even in float16)
 CHO_MINESWEEPER = register_recipe(get_recipe("nb05-mine-next").derive(
@@ -76,11 +79,11 @@ CHO_MINESWEEPER = register_recipe(get_recipe("nb05-mine-next").derive(
                 "(next-cell coupled IDs, 2-D relative bias), boards 5-9 per side, trained on a GPU; seed {seed}"))
 
 #: Sabbaghi et al.'s 3-digit multiplier (M2, Figure 5b) at the paper's depth (9 layers) with the course's best CPU
-#: recipe (UPE, window 3, the multiplier curriculum, the carry and product read-outs) at d 256, for twice the CPU
-#: recipe's problems
+#: recipe (UPE, window 3, the multiplier curriculum, the carry and product read-outs) at d 256, on as many problems
+#: as the CPU recipe (9,000 steps of 128 against 18,000 of 64), so that it trains within one device call
 SABBAGHI_UPE_M3 = register_recipe(get_recipe("nb04-upe-m3-f20-w3-long-cur-carry-prod").derive(
     "sabbaghi-upe-m3-9l", "model.n_layers=9", "model.d_model=256", "model.d_ff=1024",
-    "train.steps=18000", "train.batch_size=128", "train.warmup_steps=500", "train.data_seeding=per_step",
+    "train.steps=9000", "train.batch_size=128", "train.warmup_steps=500", "train.data_seeding=per_step",
     seeds=(0,), tags=PAPER_SCALE,
     description="Sabbaghi et al. M2 (Figure 5b), 3-digit multiplier x 1-5 digit multiplicands, at the paper's depth "
                 "(9 layers, 8 heads, d 256) with the course's best recipe (UPE, window 3, multiplier curriculum, "

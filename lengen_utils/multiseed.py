@@ -1,4 +1,4 @@
-"""K seeds of one config trained as one batched model; ``python -m lengen_utils.multiseed --k 4`` times it.
+"""K seeds of one config trained as one batched model (``python -m lengen_utils.multiseed_bench --k 4`` times it).
 
 The K models' parameters are stacked (``torch.func.stack_module_state``) and one forward pass runs all
 of them with ``vmap`` over ``functional_call``. Each seed keeps what a separate :func:`~lengen_utils.train.fit`
@@ -17,14 +17,10 @@ torch 2.11 on an H200), so :func:`batched_amp` turns autocast off there.
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import copy
-import json
-import sys
 import time
 import warnings
-from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
@@ -43,22 +39,12 @@ except ImportError:  # torch < 2.3
         return torch.backends.cuda.sdp_kernel(enable_flash=False, enable_math=True, enable_mem_efficient=False)
 
 from .constants import IGNORE_INDEX
-from .device import autocast, device_problem, pick_device, set_cpu_threads
+from .device import autocast, pick_device
 from .model import ModelConfig, Transformer
 from .compatibility import check_compatible
 from .config_checks import ConfigError, check_int
-from .task_config import TaskConfig
 from .tasks import Task
-from .train import TrainConfig, TrainResult, fit, lr_at
-
-
-#: Notebook 05's coupled variant (``zoo.flagship.coupled_recipe``, ``nb05-both``: coupled decoder + relative bias,
-#: 1 layer d 64, 4 problems packed per sequence of 1-10 digit additions, IDs to 64; the flagship adds the sink and
-#: IDs to 128): the default of :func:`benchmark`.
-COUPLED_MODEL = ModelConfig(d_model=64, n_layers=1, n_heads=4, d_ff=256, encoding="learned", max_positions=65,
-                             relative_bias=True, relative_bias_max_distance=8, relative_bias_scale=20.0)
-COUPLED_TASK = TaskConfig(op="+", format="cho", positions="coupled", sampler="balanced", max_digits=10,
-                           max_position=64, pack=4)
+from .train import TrainConfig, TrainResult, lr_at
 
 
 class _Layers(nn.Module):
@@ -226,66 +212,3 @@ def _clip_per_seed(params: list[torch.Tensor], max_norm: float) -> None:
     coef = (max_norm / (norms + 1e-6)).clamp(max=1.0)
     for g in grads:
         g.mul_(coef.view(-1, *[1] * (g.dim() - 1)).to(g.dtype))
-
-
-def benchmark(k: int = 4, steps: int = 30, batch_size: int = 32, model_config: ModelConfig = COUPLED_MODEL,
-              task_config: TaskConfig = COUPLED_TASK, device: str | None = None) -> dict:
-    """Wall and CPU time of K sequential ``fit`` runs vs one :func:`fit_seeds` run (both include data sampling)."""
-    dev = pick_device(device)
-    train = TrainConfig(steps=steps, batch_size=batch_size, lr=1e-3, warmup_steps=max(1, steps // 10))
-    train = replace(train, amp=batched_amp(model_config, train))      # both paths in the same precision
-    task, seeds = Task(task_config), list(range(k))
-    fit_seeds(model_config, task, replace(train, steps=2), seeds, device=dev)          # warm-up both paths
-    fit(init_models(model_config, [0])[0].to(dev), task, replace(train, steps=2), progress=False)
-    t0, c0 = time.perf_counter(), time.process_time()
-    seq_loss = []
-    for seed in seeds:
-        model = init_models(model_config, [seed])[0].to(dev)
-        seq_loss.append(fit(model, task, replace(train, seed=seed), progress=False, log_every=steps).losses[-1])
-    sequential, sequential_cpu = time.perf_counter() - t0, time.process_time() - c0
-    t0, c0 = time.perf_counter(), time.process_time()
-    results = fit_seeds(model_config, task, train, seeds, device=dev, log_every=steps)
-    batched, batched_cpu = time.perf_counter() - t0, time.process_time() - c0
-    name = "coupled (nb05-both)" if (model_config, task_config) == (COUPLED_MODEL, COUPLED_TASK) else "custom config"
-    return {"config": name, "k": k, "steps": steps, "batch_size": batch_size, "device": str(dev), "amp": train.amp,
-            "threads": torch.get_num_threads(), "sequential_s": sequential, "batched_s": batched,
-            "speedup": sequential / batched, "sequential_cpu_s": sequential_cpu, "batched_cpu_s": batched_cpu,
-            "speedup_cpu_time": sequential_cpu / batched_cpu, "sequential_final_loss": seq_loss,
-            "batched_final_loss": [r.losses[-1] for _, r in results]}
-
-
-def main(argv: list[str] | None = None) -> int:
-    """CLI: the speed-up of batched seeds over sequential fits."""
-    p = argparse.ArgumentParser(prog="python -m lengen_utils.multiseed", description=benchmark.__doc__)
-    p.add_argument("--k", type=int, default=4, help="seeds (default 4)")
-    p.add_argument("--steps", type=int, default=30, help="training steps of each run (default 30)")
-    p.add_argument("--batch-size", type=int, default=32, help="sequences of 4 packed problems per step (default 32)")
-    p.add_argument("--device", default=None, help="cpu or cuda (default: cuda if present)")
-    p.add_argument("--threads", type=int, default=None, help="CPU threads (default: LENGEN_THREADS or all cores)")
-    p.add_argument("--json", action="store_true")
-    args = p.parse_args(argv)
-    if not 1 <= args.k <= 256 or not 1 <= args.steps <= 100_000 or args.batch_size < 1:
-        print("multiseed: error: need 1 <= --k <= 256, 1 <= --steps <= 100000 and --batch-size >= 1", file=sys.stderr)
-        return 2
-    if device_problem(args.device) or (args.threads is not None and args.threads < 1):
-        print(f"multiseed: error: {device_problem(args.device) or f'--threads must be >= 1, got {args.threads}'}",
-              file=sys.stderr)
-        return 2
-    set_cpu_threads(args.threads)
-    r = benchmark(args.k, args.steps, args.batch_size, device=args.device)
-    if args.json:
-        print(json.dumps(r, indent=2))
-    else:
-        losses = ", ".join(f"{a:.3f}/{b:.3f}" for a, b in zip(r["sequential_final_loss"], r["batched_final_loss"]))
-        print(f"{r['k']} seeds of {r['config']}, {r['steps']} steps x batch {r['batch_size']}, {r['device']}, "
-              f"{r['threads']} thread(s)\n"
-              f"                        wall s   CPU s\n"
-              f"  sequential fit x {r['k']:<4} {r['sequential_s']:7.2f} {r['sequential_cpu_s']:7.2f}\n"
-              f"  batched fit_seeds     {r['batched_s']:7.2f} {r['batched_cpu_s']:7.2f}\n"
-              f"  speed-up              {r['speedup']:6.2f}x {r['speedup_cpu_time']:6.2f}x\n"
-              f"  final loss per seed (sequential/batched): {losses}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils import multiseed, sweep
+from lengen_utils import multiseed, multiseed_bench, sweep
 from lengen_utils.boards import Board, BoardError
 from lengen_utils.evaluate import evaluate_lengths, predict
 from lengen_utils.formats import FormatError, encode
@@ -195,9 +195,9 @@ def test_fit_seeds_refuses_before_training(name, no_training):
 
 
 def test_multiseed_cli_refuses_an_unknown_device(capsys):
-    assert multiseed.main(["--device", "gpu"]) == 2
+    assert multiseed_bench.main(["--device", "gpu"]) == 2
     err = capsys.readouterr().err
-    assert err == "multiseed: error: device 'gpu' is not a device name; use 'cpu', 'cuda', 'cuda:N' or 'mps'\n"
+    assert err == "multiseed_bench: error: device 'gpu' is not a device name; use 'cpu', 'cuda', 'cuda:N' or 'mps'\n"
 
 
 # -- formats refuse what they cannot encode ---------------------------------------------------------------
@@ -249,3 +249,9 @@ def test_a_bad_board_is_named(name):
     make, pattern = BOARDS[name]
     with pytest.raises(BoardError, match=pattern):
         make()
+
+
+def test_multiseed_cli_names_an_unknown_recipe(capsys):
+    assert multiseed_bench.main(["--recipe", "no-such-recipe"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("multiseed_bench: error:") and "no-such-recipe" in err

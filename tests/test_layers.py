@@ -27,7 +27,7 @@ LAYERS: dict[str, int] = {
     "model": 4, "checkpoint": 4,
     "train": 5, "train_runtime": 5, "evaluate": 5, "compatibility": 5, "multiseed": 5,
     "complexity": 6, "theory": 6, "constructions": 6, "interpret": 6, "generalization": 6, "probes": 6,
-    "zoo": 7, "bench": 7, "bench_recipes": 7, "cli": 7, "plots": 7, "widgets": 7, "notebook": 7, "throughput": 7, "sweep": 7, "sweep_grid": 7,
+    "zoo": 7, "bench": 7, "bench_recipes": 7, "cli": 7, "plots": 7, "widgets": 7, "notebook": 7, "throughput": 7, "multiseed_bench": 7, "sweep": 7, "sweep_grid": 7,
     "leaderboard": 7, "sections": 7, "long_eval": 7, "colab": 7, "exercises": 7,
 }
 LAYER_NAMES = ["base", "problems", "formats/positions", "tasks", "model", "train/evaluate", "analysis", "course"]

@@ -7,7 +7,8 @@ import pytest
 import torch
 
 from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.multiseed import _clip_per_seed, benchmark, fit_seeds, init_models, main
+from lengen_utils.multiseed import _clip_per_seed, fit_seeds, init_models
+from lengen_utils.multiseed_bench import benchmark, main
 from lengen_utils.tasks import Task, TaskConfig
 from lengen_utils.train import TrainConfig, fit
 

@@ -15,9 +15,11 @@ import torch.nn.functional as F
 from lengen_utils.model import ModelConfig, Transformer
 from lengen_utils.model import attention as attention_module
 from lengen_utils.model.encodings import RelativeScalarBias
-from lengen_utils.multiseed import COUPLED_TASK
 from lengen_utils.tasks import Task
+from lengen_utils.zoo import get_recipe
 from lengen_utils.train_runtime import Prefetcher
+
+COUPLED_TASK = get_recipe("nb05-both").task      # notebook 05's coupled variant: 4 problems packed per sequence
 
 
 def _all(batches: Prefetcher, n: int) -> list:

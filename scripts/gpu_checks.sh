@@ -35,7 +35,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
     timeout 50 $PY -m lengen_utils.throughput --config "$config" --device cuda --json \
       >"$work/logs/throughput-$config.json" 2>"$work/logs/throughput-$config.err"
   done
-  timeout 50 $PY -m lengen_utils.multiseed --k 4 --device cuda --json >"$work/logs/multiseed.json" \
+  timeout 50 $PY -m lengen_utils.multiseed_bench --k 4 --device cuda --json >"$work/logs/multiseed.json" \
     2>"$work/logs/multiseed.err"
 fi
 

@@ -1,4 +1,4 @@
-"""Notebooks 03 and 05, "at paper scale": the GPU entries' live evaluation, figure, prose and claim checks."""
+"""Notebooks 03, 04 and 05, "at paper scale": the GPU entries' live evaluation, figure, prose and claim checks."""
 import matplotlib
 
 matplotlib.use("Agg")
@@ -53,3 +53,41 @@ def test_the_rpe_check_holds_the_prose_to_the_numbers():
         ps.check_rpe(_live({5: 1.0, 10: 0.5, 20: 0.1, 30: 0.0}))
     with pytest.raises(ClaimFailed, match="update the prose"):
         ps.check_rpe(_live({5: 1.0, 10: 1.0, 20: 1.0, 30: 0.9}))
+
+
+def test_the_nx2_check_asks_for_mastery_then_2x_and_3x():
+    ps.check_nx2(_live({40: 1.0, 80: 0.96, 120: 0.85}))
+    with pytest.raises(ClaimFailed, match="trained range"):
+        ps.check_nx2(_live({40: 0.9, 80: 1.0, 120: 1.0}))
+    with pytest.raises(ClaimFailed, match="80-digit"):
+        ps.check_nx2(_live({40: 1.0, 80: 0.9, 120: 0.9}))
+    with pytest.raises(ClaimFailed, match="120 digits"):
+        ps.check_nx2(_live({40: 1.0, 80: 1.0, 120: 0.7}))
+
+
+def test_the_minesweeper_check_asks_for_mastery_then_widths_12_and_14():
+    ps.check_minesweeper(_live({9: 1.0, 12: 0.95, 14: 0.85}))
+    with pytest.raises(ClaimFailed, match="trained range"):
+        ps.check_minesweeper(_live({9: 0.9, 12: 1.0, 14: 1.0}))
+    with pytest.raises(ClaimFailed, match="12 x 12"):
+        ps.check_minesweeper(_live({9: 1.0, 12: 0.9, 14: 0.9}))
+    with pytest.raises(ClaimFailed, match="14 x 14"):
+        ps.check_minesweeper(_live({9: 1.0, 12: 1.0, 14: 0.8}))
+
+
+def test_notebook_05s_section_names_each_claim_once_with_its_own_length_words():
+    lives = {spec.recipe: {name: {k: 1.0 for k in spec.live_lengths} for name in ps.seeds(spec).values()}
+             for spec in ps.NB05}
+    text = ps.texts(ps.NB05, lives)
+    assert text.count("**At paper scale.**") == 3
+    assert "at width 14" in text and "at 120 digits" in text and "at 200 digits" in text
+    assert "2 seeds of `cho-mul-nx2-1to40`" in text and "One seed of `cho-minesweeper-5to9`" in text
+
+
+def test_the_3_digit_check_measures_the_recorded_test_set_and_holds_the_prose_to_it():
+    em5 = ps.recorded(ps.UPE_M3)["sabbaghi-upe-m3-9l-s0"][5]
+    ps.check_upe_m3(em5 - 0.05)                 # beats a lower CPU median, and is not mastered (< 95%)
+    with pytest.raises(ClaimFailed, match="CPU median"):
+        ps.check_upe_m3(min(0.99, em5 + 0.01))
+    text = ps.upe_m3_text({"sabbaghi-upe-m3-9l-s0": {3: 1.0, 5: 0.9, 10: 0.7, 13: 0.5}}, 0.8)
+    assert "80.0%" in text and "no length claim" in text and "9,000 steps" in text

@@ -240,7 +240,7 @@ def next_steps_text(name: str = SEARCH["+ curriculum, twice the steps"]) -> str:
         "took {minutes:.0f} minutes each on one thread, the limit of our CPU budget: a GPU's job); then RPE with the "
         "same read-outs at the same budget, which the claim of Figure 5b needs once a model masters its trained "
         "range; read-outs at the layers where each step belongs (the products early, the column sum later); and the "
-        "paper's scale (9 layers, `d_model` 768, 500k samples) on a GPU. A decoder that writes the product units "
+        "paper's depth on a GPU (the next subsection: 9 layers, on as many problems). A decoder that writes the product units "
         "first would get each column's carry from its own previous step (Cho's $N \\times 2$ models of notebook 05 "
         "do), but that is no longer Sabbaghi's encoder. A wider MLP did not help, and 8 layers helped less than twice "
         "the steps. The search and its tables are logged in `docs/logs/upe-log.md`.", minutes=minutes)

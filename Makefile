@@ -22,4 +22,4 @@ test-fast:
 	PY=$$($(INSTALL)) && "$$PY" -m pytest tests -q -m "not slow"
 
 flagship:
-	PY=$$($(INSTALL)) && "$$PY" -m lengen_utils.bench flagship
+	PY=$$($(INSTALL)) && "$$PY" -m lengen_utils.lab.bench flagship

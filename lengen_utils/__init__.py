@@ -1,29 +1,32 @@
 """lengen_utils: the library behind the lengen course on length generalization in arithmetic.
 
-The layers, lowest first (nothing imports a layer above it; tests/test_layers.py checks):
+The tree shows the layers, lowest first (nothing imports a layer above it; tests/test_layers.py checks):
 
-    base (constants, device, config_checks) -> problems (problems, carries, complexity_sampling)
-    -> formats (vocab, example, formats), positions -> tasks (task_config, batches, tasks)
-    -> model, checkpoint -> train, compatibility, evaluate, multiseed
-    -> analysis (complexity, theory, constructions, interpret, generalization)
-    -> course (zoo, bench, bench_recipes, leaderboard, throughput, sweep, sweep_grid, plots, widgets,
-       notebook, cli)
+    core/      base (constants, device, claims, config_checks) -> problems (problems, carries, complexity_sampling,
+               addition_steps, curriculum, boards) -> formats and positions (vocab, example, formats, positions,
+               positions2d, board_format, text_filler, spaces) -> tasks (task_config, batches, tasks)
+               -> model, checkpoint -> train, train_runtime, compatibility, evaluate, multiseed
+    analysis/  complexity, theory, constructions, interpret, generalization, probes
+    lab/       zoo (recipes and their store), bench, bench_recipes, leaderboard, long_eval, cli, throughput,
+               multiseed_bench, sweep, sweep_grid
+    course/    notebook, sections, plots, widgets, exercises, colab
 
-This module is the facade: it re-exports the everyday names and is imported by no module of the package.
+This module is the facade: it re-exports the everyday names, and ``from lengen_utils import zoo`` (any module
+above, by its short name) still works; no module of the package imports it.
 """
-from .constants import __version__
+from .core.constants import __version__
 
-from .checkpoint import CheckpointError, load_model, save_model
-from .device import pick_device, seed_everything, set_cpu_threads
-from .compatibility import check_compatible
-from .evaluate import EvaluationError, evaluate_length, evaluate_lengths, predict
-from .formats import FORMATS, Example, FormatError, decode_answer, encode, render
-from .model import ENCODINGS, ConfigError, ModelConfig, Transformer
-from .positions import PositionRangeError, PositionScheme, abacus_ids, consecutive_ids, coupled_ids
-from .problems import Problem, ProblemError, sample_balanced, sample_exact_length, sample_uniform
-from .task_config import TaskConfig
-from .tasks import Task
-from .train import TrainConfig, fit
+from .core.checkpoint import CheckpointError, load_model, save_model
+from .core.device import pick_device, seed_everything, set_cpu_threads
+from .core.compatibility import check_compatible
+from .core.evaluate import EvaluationError, evaluate_length, evaluate_lengths, predict
+from .core.formats import FORMATS, Example, FormatError, decode_answer, encode, render
+from .core.model import ENCODINGS, ConfigError, ModelConfig, Transformer
+from .core.positions import PositionRangeError, PositionScheme, abacus_ids, consecutive_ids, coupled_ids
+from .core.problems import Problem, ProblemError, sample_balanced, sample_exact_length, sample_uniform
+from .core.task_config import TaskConfig
+from .core.tasks import Task
+from .core.train import TrainConfig, fit
 
 __all__ = [
     "CheckpointError", "load_model", "save_model", "pick_device", "seed_everything", "set_cpu_threads",
@@ -32,3 +35,26 @@ __all__ = [
     "PositionScheme", "abacus_ids", "consecutive_ids", "coupled_ids", "Problem", "ProblemError",
     "sample_balanced", "sample_exact_length", "sample_uniform", "Task", "TaskConfig", "TrainConfig", "fit",
 ]
+
+#: short name -> its place in the tree, for ``from lengen_utils import zoo`` and ``lengen_utils.sections``
+_SUBMODULES = {
+    **dict.fromkeys(("constants", "device", "claims", "config_checks", "problems", "carries", "complexity_sampling",
+                     "addition_steps", "curriculum", "boards", "board_format", "positions2d", "formats", "vocab",
+                     "example", "positions", "text_filler", "spaces", "tasks", "task_config", "batches", "model",
+                     "checkpoint", "train", "train_runtime", "evaluate", "compatibility", "multiseed"), "core"),
+    **dict.fromkeys(("complexity", "theory", "constructions", "interpret", "generalization", "probes"), "analysis"),
+    **dict.fromkeys(("zoo", "bench", "bench_recipes", "cli", "throughput", "multiseed_bench", "sweep", "sweep_grid",
+                     "leaderboard", "long_eval"), "lab"),
+    **dict.fromkeys(("plots", "widgets", "notebook", "sections", "exercises", "colab"), "course"),
+}
+
+
+def __getattr__(name: str):
+    """A module by its short name (PEP 562), imported on first use: the facade over the tree."""
+    if name in _SUBMODULES:
+        import importlib
+        module = importlib.import_module(f"{__name__}.{_SUBMODULES[name]}.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+

@@ -5,7 +5,7 @@
 # What it holds, as a Colab runtime does: torch (the CPU build here), ipywidgets 7.7.1 with the classic
 # Notebook 6.5 and widgetsnbextension 3.6.1 as the front end, ipykernel 6.17, and the course's runtime
 # dependencies (pyproject.toml). The course itself is NOT installed: the test installs it the way a
-# learner's first notebook cell does on Colab (lengen_utils.colab), from a file:// clone, and removes it
+# learner's first notebook cell does on Colab (lengen_utils.course.colab), from a file:// clone, and removes it
 # afterwards. Prints the environment's python as its last line.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -15,8 +15,8 @@ import argparse
 import torch
 
 from lengen_utils import zoo
-from lengen_utils.evaluate import evaluate_lengths
-from lengen_utils.positions import COUPLED_SCHEMES, PositionRangeError
+from lengen_utils.core.evaluate import evaluate_lengths
+from lengen_utils.core.positions import COUPLED_SCHEMES, PositionRangeError
 
 
 def main() -> None:

@@ -11,7 +11,7 @@
 # runs. The device gets the working tree without assets/ (its 64 MiB limit), so name the entries there.
 # Every stage has a deadline inside BUDGET_S, so the packing step always runs: $OUT gets results.tar (logs,
 # JSON records, manifests) and one .safetensors per finished entry, to be imported into assets/ with
-# `python -m lengen_utils.zoo import FOLDER NAME` (docs/scale.md, "On a GPU").
+# `python -m lengen_utils.lab.zoo import FOLDER NAME` (docs/scale.md, "On a GPU").
 set -u
 OUT=${OUT:?set OUT to the folder for the results}
 BUDGET_S=${BUDGET_S:-540}
@@ -23,7 +23,7 @@ work=$(mktemp -d)
 mkdir -p "$work/logs"
 ENTRIES=("$@")
 if [ ${#ENTRIES[@]} -eq 0 ]; then
-  mapfile -t ENTRIES < <($PY -c "from lengen_utils.zoo import catalog, read_manifest
+  mapfile -t ENTRIES < <($PY -c "from lengen_utils.lab.zoo import catalog, read_manifest
 built = read_manifest()
 print('\n'.join(n for n, e in sorted(catalog().items()) if e.needs_gpu and n not in built))")
 fi
@@ -32,10 +32,10 @@ fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
   for config in flagship cho-1to30 sabbaghi-rpe-l50; do
-    timeout 50 $PY -m lengen_utils.throughput --config "$config" --device cuda --json \
+    timeout 50 $PY -m lengen_utils.lab.throughput --config "$config" --device cuda --json \
       >"$work/logs/throughput-$config.json" 2>"$work/logs/throughput-$config.err"
   done
-  timeout 50 $PY -m lengen_utils.multiseed_bench --k 4 --device cuda --json >"$work/logs/multiseed.json" \
+  timeout 50 $PY -m lengen_utils.lab.multiseed_bench --k 4 --device cuda --json >"$work/logs/multiseed.json" \
     2>"$work/logs/multiseed.err"
 fi
 
@@ -47,7 +47,7 @@ export LENGEN_THREADS=${LENGEN_THREADS:-$share}
 export LENGEN_DATA_WORKERS=${LENGEN_DATA_WORKERS:-$share}   # batch-drawing processes per run (per-step data seeding)
 for name in "${ENTRIES[@]}"; do
   mkdir -p "$work/assets-$name/zoo"
-  LENGEN_ASSETS="$work/assets-$name" timeout "$(left)" $PY -m lengen_utils.zoo train --device cuda "$name" \
+  LENGEN_ASSETS="$work/assets-$name" timeout "$(left)" $PY -m lengen_utils.lab.zoo train --device cuda "$name" \
     >"$work/logs/train-$name.log" 2>&1 &
   pids+=($!)
 done
@@ -55,7 +55,7 @@ timeout "$(( $(left) > 300 ? 300 : $(left) ))" $PY -m pytest -m cuda tests/test_
   >"$work/logs/pytest-cuda.log" 2>&1
 if [ -n "${VERIFY:-}" ]; then
   # shellcheck disable=SC2086
-  timeout "$(( $(left) > 200 ? 200 : $(left) ))" $PY -m lengen_utils.zoo verify --no-retrain $VERIFY \
+  timeout "$(( $(left) > 200 ? 200 : $(left) ))" $PY -m lengen_utils.lab.zoo verify --no-retrain $VERIFY \
     >"$work/logs/verify-cuda.log" 2>&1
 fi
 for pid in "${pids[@]}"; do wait "$pid"; done

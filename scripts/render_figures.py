@@ -7,7 +7,7 @@ whose file name contains ``--only``) runs top to bottom in a fresh kernel (``nbc
 runs it, with one cell put in front that captures every matplotlib figure the notebook shows -- at
 ``plt.show()`` and at the end of each cell, before the inline backend closes it. Each figure is saved as
 ``NOTEBOOK-cellN-K.png`` (the K-th figure, shown by the N-th code cell) at the size a learner sees at 100 % zoom,
-and checked against the figure standard (:func:`lengen_utils.plots.check_figure`). Breaches and failing notebooks
+and checked against the figure standard (:func:`lengen_utils.course.plots.check_figure`). Breaches and failing notebooks
 are listed and make the exit status 1. ``LENGEN_FAST=1`` (the notebooks' fast mode) makes the run quicker; the
 figures' layout is the same.
 """
@@ -30,7 +30,7 @@ NOTEBOOKS = ROOT / "notebooks"
 CAPTURE = '''
 import json as _json, matplotlib.pyplot as _plt
 from pathlib import Path as _Path
-from lengen_utils.plots import check_figure as _check, style as _style
+from lengen_utils.course.plots import check_figure as _check, style as _style
 _OUT, _STEM, _seen, _cell = _Path({out!r}), {stem!r}, set(), [0]
 
 def _capture():

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from lengen_utils import zoo
-from lengen_utils.checkpoint import file_sha256, load_model
+from lengen_utils.core.checkpoint import file_sha256, load_model
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 MANIFEST = json.loads((ASSETS / "manifest.json").read_text()) if (ASSETS / "manifest.json").exists() else {}

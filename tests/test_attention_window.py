@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from lengen_utils.constants import IGNORE_INDEX
-from lengen_utils.model import ConfigError, ModelConfig, Transformer, greedy_decode
-from lengen_utils.model.attention import SelfAttention
+from lengen_utils.core.constants import IGNORE_INDEX
+from lengen_utils.core.model import ConfigError, ModelConfig, Transformer, greedy_decode
+from lengen_utils.core.model.attention import SelfAttention
 
 from test_long_eval import assert_blocked_matches, mixed_batch, model
 

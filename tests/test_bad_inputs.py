@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.checkpoint import CheckpointError, load_model, save_model
-from lengen_utils.compatibility import check_compatible
-from lengen_utils.device import pick_device, set_cpu_threads
-from lengen_utils.formats import VOCAB, FormatError, decode_answer, encode, ids_to_tokens
-from lengen_utils.model import ConfigError, ModelConfig, Transformer
-from lengen_utils.problems import (Problem, ProblemError, max_str_digits, sample_balanced, sample_exact_length,
+from lengen_utils.core.checkpoint import CheckpointError, load_model, save_model
+from lengen_utils.core.compatibility import check_compatible
+from lengen_utils.core.device import pick_device, set_cpu_threads
+from lengen_utils.core.formats import VOCAB, FormatError, decode_answer, encode, ids_to_tokens
+from lengen_utils.core.model import ConfigError, ModelConfig, Transformer
+from lengen_utils.core.problems import (Problem, ProblemError, max_str_digits, sample_balanced, sample_exact_length,
                                    sample_uniform, shift_with_zeros)
-from lengen_utils.tasks import Task, TaskConfig
-from lengen_utils.train import TrainConfig, fit
+from lengen_utils.core.tasks import Task, TaskConfig
+from lengen_utils.core.train import TrainConfig, fit
 from safetensors_edit import edit_metadata
 
 LIMIT = max_str_digits()

@@ -11,14 +11,14 @@ import pytest
 import torch
 
 from lengen_utils import multiseed, multiseed_bench, sweep
-from lengen_utils.boards import Board, BoardError
-from lengen_utils.evaluate import evaluate_lengths, predict
-from lengen_utils.formats import FormatError, encode
-from lengen_utils.model import ConfigError, ModelConfig, Transformer
-from lengen_utils.positions import PositionRangeError
-from lengen_utils.problems import Problem
-from lengen_utils.tasks import Task, TaskConfig
-from lengen_utils.train import TrainConfig
+from lengen_utils.core.boards import Board, BoardError
+from lengen_utils.core.evaluate import evaluate_lengths, predict
+from lengen_utils.core.formats import FormatError, encode
+from lengen_utils.core.model import ConfigError, ModelConfig, Transformer
+from lengen_utils.core.positions import PositionRangeError
+from lengen_utils.core.problems import Problem
+from lengen_utils.core.tasks import Task, TaskConfig
+from lengen_utils.core.train import TrainConfig
 
 TINY = {"name": "tiny", "task": {"format": "cho", "positions": "coupled", "max_digits": 2, "max_position": 12},
         "model": {"d_model": 16, "n_heads": 2, "d_ff": 32, "max_positions": 13},

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from lengen_utils import bench, zoo
-from lengen_utils.checkpoint import load_model
-from lengen_utils.tasks import Task, TaskConfig
-from lengen_utils.zoo.entry import split_seed
+from lengen_utils.core.checkpoint import load_model
+from lengen_utils.core.tasks import Task, TaskConfig
+from lengen_utils.lab.zoo.entry import split_seed
 
 ROOT = Path(__file__).resolve().parents[1]
 LENGTHS = (5, 10, 15, 20, 30, 40, 70, 100)
@@ -39,7 +39,7 @@ def _check_results(results: dict, n_eval: int) -> None:
 
 def test_flagship_quick_in_process(tmp_path):
     results = bench.flagship(quick=True, steps=3, n_eval=8, out=tmp_path, progress=False,
-                             command="python -m lengen_utils.bench flagship --quick")
+                             command="python -m lengen_utils.lab.bench flagship --quick")
     _check_results(results, n_eval=8)
     saved = json.loads((tmp_path / "results.json").read_text())
     assert saved["coupled"]["em"] == results["coupled"]["em"]
@@ -53,7 +53,7 @@ def test_flagship_quick_in_process(tmp_path):
 
 
 def test_flagship_cli_json_parses():
-    proc = subprocess.run([sys.executable, "-m", "lengen_utils.bench", "flagship", "--quick", "--json",
+    proc = subprocess.run([sys.executable, "-m", "lengen_utils.lab.bench", "flagship", "--quick", "--json",
                            "--steps", "2", "--n-eval", "5"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120,
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
@@ -136,7 +136,7 @@ def test_packed_training_sequences_use_disjoint_coupled_ranges():
 
 # == bench leaderboard: median [min-max] over seeds from the manifest =====================================
 def _fake_record(name: str, em: dict, seconds: float) -> dict:
-    return {"command": f"python -m lengen_utils.zoo train {name}", "file": f"zoo/{name}.safetensors",
+    return {"command": f"python -m lengen_utils.lab.zoo train {name}", "file": f"zoo/{name}.safetensors",
             "sha256": "0" * 64, "task": {}, "model": {}, "train_seconds": seconds,
             "metrics": {"em": {str(k): v for k, v in em.items()}}}
 
@@ -162,7 +162,7 @@ def test_split_seed():
 
 
 def test_leaderboard_groups_seeds_and_finds_the_generalizable_length(tmp_path):
-    from lengen_utils.leaderboard import format_leaderboard, leaderboard
+    from lengen_utils.lab.leaderboard import format_leaderboard, leaderboard
     board = leaderboard("nb05", assets=_fake_assets(tmp_path))
     assert list(board["methods"]) == ["nb05-plain", "nb05-both"]          # catalog order
     plain = board["methods"]["nb05-plain"]
@@ -177,7 +177,7 @@ def test_leaderboard_groups_seeds_and_finds_the_generalizable_length(tmp_path):
 
 def test_leaderboard_cli_json_and_table(tmp_path):
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "LENGEN_ASSETS": str(_fake_assets(tmp_path))}
-    run = lambda *a: subprocess.run([sys.executable, "-m", "lengen_utils.bench", "leaderboard", *a], cwd=ROOT,
+    run = lambda *a: subprocess.run([sys.executable, "-m", "lengen_utils.lab.bench", "leaderboard", *a], cwd=ROOT,
                                     capture_output=True, text=True, timeout=120, env=env)
     proc = run("--json")
     assert proc.returncode == 0, proc.stderr
@@ -192,7 +192,7 @@ def test_leaderboard_cli_json_and_table(tmp_path):
 
 
 def test_leaderboard_reports_the_budget_and_refuses_a_length_to_a_method_that_fails_in_distribution(tmp_path):
-    from lengen_utils.leaderboard import format_leaderboard, leaderboard
+    from lengen_utils.lab.leaderboard import format_leaderboard, leaderboard
     assets = _fake_assets(tmp_path)
     board = leaderboard("nb05", assets=assets)
     plain = board["methods"]["nb05-plain"]
@@ -210,7 +210,7 @@ def test_leaderboard_reports_the_budget_and_refuses_a_length_to_a_method_that_fa
 
 
 def test_leaderboard_rows_for_a_notebook_table(tmp_path):
-    from lengen_utils.leaderboard import leaderboard, leaderboard_rows
+    from lengen_utils.lab.leaderboard import leaderboard, leaderboard_rows
     board = leaderboard("nb05", assets=_fake_assets(tmp_path))
     rows = leaderboard_rows(board, {"nb05-plain": "plain coupling"})
     assert list(rows) == ["plain coupling"]
@@ -221,7 +221,7 @@ def test_leaderboard_rows_for_a_notebook_table(tmp_path):
 
 
 def test_median_bands_for_the_plot(tmp_path):
-    from lengen_utils.leaderboard import leaderboard, median_bands
+    from lengen_utils.lab.leaderboard import leaderboard, median_bands
     bands = median_bands(leaderboard("nb05", assets=_fake_assets(tmp_path)), {"nb05-plain": "plain"})
     assert bands == {"plain": {5: (1.0, 1.0, 1.0), 10: (1.0, 0.99, 1.0), 15: (0.97, 0.74, 0.98),
                                20: (0.39, 0.19, 0.5)}}

@@ -3,15 +3,15 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.carries import column_carries, column_products
-from lengen_utils.compatibility import check_compatible
-from lengen_utils.config_checks import ConfigError
-from lengen_utils.constants import IGNORE_INDEX
-from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.problems import ProblemError
-from lengen_utils.task_config import TaskConfig
-from lengen_utils.tasks import Task
-from lengen_utils.train import loss_on
+from lengen_utils.core.carries import column_carries, column_products
+from lengen_utils.core.compatibility import check_compatible
+from lengen_utils.core.config_checks import ConfigError
+from lengen_utils.core.constants import IGNORE_INDEX
+from lengen_utils.core.model import ModelConfig, Transformer
+from lengen_utils.core.problems import ProblemError
+from lengen_utils.core.task_config import TaskConfig
+from lengen_utils.core.tasks import Task
+from lengen_utils.core.train import loss_on
 
 FRAME, K = 12, 3
 
@@ -134,7 +134,7 @@ def test_forward_returns_the_hidden_state_the_heads_read():
 
 
 def test_column_scores_split_each_column_and_refuse_a_model_without_a_carry_head():
-    from lengen_utils.evaluate import column_scores
+    from lengen_utils.core.evaluate import column_scores
     torch.manual_seed(0)
     task = Task(_task())
     scores = column_scores(Transformer(_model()), task, 3, n=20)

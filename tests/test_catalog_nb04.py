@@ -1,4 +1,4 @@
-"""Notebook 04's zoo entries (lengen_utils/zoo/catalog_nb04.py): the configs are what Sabbaghi's M1-M3
+"""Notebook 04's zoo entries (lengen_utils/lab/zoo/catalog_nb04.py): the configs are what Sabbaghi's M1-M3
 experiments and the eq. 3.2 format need, and the encodings are compared at equal budget. Fast: no training."""
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 
 from lengen_utils import zoo
-from lengen_utils.formats import PAD, decode_answer, encode
-from lengen_utils.problems import Problem
-from lengen_utils.tasks import Task
-from lengen_utils.zoo import catalog_nb04 as C
+from lengen_utils.core.formats import PAD, decode_answer, encode
+from lengen_utils.core.problems import Problem
+from lengen_utils.core.tasks import Task
+from lengen_utils.lab.zoo import catalog_nb04 as C
 
 RECIPE = re.compile(r"^nb04-(ape|rpe|upe)(-shift)?-m(\d)(-l\d+)?(-wd)?$")    # a name without its -sN seed
 ENTRIES = {n: e for n, e in zoo.catalog().items() if RECIPE.match(e.recipe) and e.seeded}

@@ -2,9 +2,9 @@
 import pytest
 
 from lengen_utils import zoo
-from lengen_utils.tasks import Task
-from lengen_utils.zoo import catalog_nb05 as C
-from lengen_utils.zoo.catalog_nb05_mul import MUL_STEPS
+from lengen_utils.core.tasks import Task
+from lengen_utils.lab.zoo import catalog_nb05 as C
+from lengen_utils.lab.zoo.catalog_nb05_mul import MUL_STEPS
 
 
 def configs(name):

@@ -2,9 +2,9 @@
 import pytest
 
 from lengen_utils import zoo
-from lengen_utils.leaderboard import leaderboard
-from lengen_utils.tasks import Task
-from lengen_utils.zoo import catalog_nb05_baselines as B
+from lengen_utils.lab.leaderboard import leaderboard
+from lengen_utils.core.tasks import Task
+from lengen_utils.lab.zoo import catalog_nb05_baselines as B
 
 NAMES = sorted(name for recipe in B.BASELINE_RECIPES.values() for name in zoo.recipe_entries(recipe).values())
 SAME_TASK = ("op", "sampler", "min_digits", "max_digits", "eval_sampler", "pack")

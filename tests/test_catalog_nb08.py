@@ -1,13 +1,13 @@
-"""Notebook 08's zoo recipes (lengen_utils.zoo.catalog_nb08): one base, each method one change, three seeds."""
+"""Notebook 08's zoo recipes (lengen_utils.lab.zoo.catalog_nb08): one base, each method one change, three seeds."""
 from __future__ import annotations
 
 from dataclasses import replace
 
 import pytest
 
-from lengen_utils.tasks import Task
-from lengen_utils.zoo import catalog, entry
-from lengen_utils.zoo.catalog_nb08 import (METHODS, NB08_LENGTHS, NB08_SEEDS, TAG, TRAINED_DIGITS, WIDGET_METHODS,
+from lengen_utils.core.tasks import Task
+from lengen_utils.lab.zoo import catalog, entry
+from lengen_utils.lab.zoo.catalog_nb08 import (METHODS, NB08_LENGTHS, NB08_SEEDS, TAG, TRAINED_DIGITS, WIDGET_METHODS,
                                            WIDGET_TRAINED, base_recipe, nb08_entry, widget_choices)
 
 

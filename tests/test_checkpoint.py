@@ -2,8 +2,8 @@
 import pytest
 import torch
 
-from lengen_utils.checkpoint import CheckpointError, file_sha256, load_model, save_model
-from lengen_utils.model import ModelConfig, Transformer
+from lengen_utils.core.checkpoint import CheckpointError, file_sha256, load_model, save_model
+from lengen_utils.core.model import ModelConfig, Transformer
 from safetensors_edit import edit_metadata
 
 
@@ -95,7 +95,7 @@ def test_migrate_keeps_the_tensors_and_seals_the_header(saved, tmp_path):
     import json
     from safetensors.torch import load_file
 
-    from lengen_utils.checkpoint import migrate_checkpoint, stored_format
+    from lengen_utils.core.checkpoint import migrate_checkpoint, stored_format
     model, path = saved
     _make_legacy(path)
     before = load_file(str(path))
@@ -131,7 +131,7 @@ class Crash(Exception):
 
 def _crashing_task(config):
     """A task whose 6th training batch fails (module level: a worker process sends the error back pickled)."""
-    from lengen_utils.tasks import Task
+    from lengen_utils.core.tasks import Task
 
     class CrashingTask(Task):
         calls = 0
@@ -148,8 +148,8 @@ def _crashing_task(config):
 def test_resumed_loss_log_equals_an_uninterrupted_run(tmp_path, data_worker):
     """save_every=2 is not a multiple of log_every=3: the unfinished loss window travels in the state. A worker
     process draws from its own copy of the generator: the state saved is the generator after the batches used."""
-    from lengen_utils.tasks import Task, TaskConfig
-    from lengen_utils.train import TrainConfig, fit
+    from lengen_utils.core.tasks import Task, TaskConfig
+    from lengen_utils.core.train import TrainConfig, fit
 
     model_cfg = ModelConfig(d_model=16, n_heads=2, d_ff=32, max_positions=17)
     task_cfg = TaskConfig(max_digits=3, max_position=16)
@@ -177,7 +177,7 @@ def test_half_round_trip_gives_the_rounded_models_outputs(saved, tmp_path):
     from safetensors import safe_open
     from safetensors.torch import load_file
 
-    from lengen_utils.checkpoint import round_to_half, stored_storage
+    from lengen_utils.core.checkpoint import round_to_half, stored_storage
     model, path32 = saved
     path = save_model(tmp_path / "h.safetensors", model, {"note": "half"}, half=True)
     with safe_open(str(path), framework="pt") as f:
@@ -206,7 +206,7 @@ def test_half_storage_entry_is_sealed_in_the_header(saved, tmp_path):
 
 
 def test_weights_beyond_float16s_range_are_refused(tmp_path):
-    from lengen_utils.checkpoint import round_to_half
+    from lengen_utils.core.checkpoint import round_to_half
     model = Transformer(ModelConfig(d_model=16, n_heads=2, d_ff=32))
     with torch.no_grad():
         next(model.parameters())[0].fill_(1e5)

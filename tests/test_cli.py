@@ -79,11 +79,11 @@ def test_a_read_only_out_folder_is_refused_before_training(tmp_path, capsys, no_
 
 def test_lengen_threads_abc_gives_one_line_from_a_real_process():
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "LENGEN_THREADS": "abc"}
-    proc = subprocess.run([sys.executable, "-m", "lengen_utils.bench", *QUICK], cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-m", "lengen_utils.lab.bench", *QUICK], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert proc.stderr.strip().splitlines() == [
-        "python -m lengen_utils.bench: error: LENGEN_THREADS must be a positive integer (CPU threads), got 'abc'"]
+        "python -m lengen_utils.lab.bench: error: LENGEN_THREADS must be a positive integer (CPU threads), got 'abc'"]
 
 
 @pytest.mark.parametrize("text, expected", [("5", (5,)), ("5,10, 20", (5, 10, 20))])

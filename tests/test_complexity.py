@@ -1,4 +1,4 @@
-"""Tests for lengen_utils.complexity: cascades of carries and multiplication carry levels (Sabbaghi et al.)."""
+"""Tests for lengen_utils.analysis.complexity: cascades of carries and multiplication carry levels (Sabbaghi et al.)."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lengen_utils.carries import cascade_lengths_from_sums
-from lengen_utils.complexity import (
+from lengen_utils.core.carries import cascade_lengths_from_sums
+from lengen_utils.analysis.complexity import (
     brute_force_cascade_distribution,
     brute_force_multiplication_levels_distribution,
     carry_propagation_levels,
@@ -24,9 +24,9 @@ from lengen_utils.complexity import (
     sample_mixed_complexity,
     sample_uniform_over_complexity,
 )
-from lengen_utils.complexity import addition as addition_dp
-from lengen_utils.complexity_sampling import _completions
-from lengen_utils.problems import Problem, ProblemError
+from lengen_utils.analysis.complexity import addition as addition_dp
+from lengen_utils.core.complexity_sampling import _completions
+from lengen_utils.core.problems import Problem, ProblemError
 
 # ---------------------------------------------------------------------------------------------------
 # Golden examples, worked by hand. Digit sums are listed least significant first;

@@ -1,5 +1,5 @@
-"""Tests for test sets and exact match grouped by complexity (Sabbaghi Figure 8; lengen_utils.complexity_sampling
-and lengen_utils.evaluate, re-exported by lengen_utils.complexity) and for the complexity samplers wired
+"""Tests for test sets and exact match grouped by complexity (Sabbaghi Figure 8; lengen_utils.core.complexity_sampling
+and lengen_utils.core.evaluate, re-exported by lengen_utils.analysis.complexity) and for the complexity samplers wired
 into TaskConfig.sampler."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.carries import carry_runs_from_sums
-from lengen_utils.complexity import (
+from lengen_utils.core.carries import carry_runs_from_sums
+from lengen_utils.analysis.complexity import (
     GroupResult,
     carry_run_test_sets,
     cascade_length,
@@ -20,9 +20,9 @@ from lengen_utils.complexity import (
     longest_carry_run,
     sample_by_carry_run,
 )
-from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.problems import ProblemError
-from lengen_utils.tasks import SAMPLERS, Task, TaskConfig
+from lengen_utils.core.model import ModelConfig, Transformer
+from lengen_utils.core.problems import ProblemError
+from lengen_utils.core.tasks import SAMPLERS, Task, TaskConfig
 
 
 def test_vectorised_carry_run_matches_the_scalar_definition():
@@ -175,10 +175,10 @@ def test_complexity_samplers_refuse_multiplication():
 
 def test_complexity_reexports_the_layered_modules():
     """The notebooks' ``from lengen_utils import complexity as C`` sees the very objects of each layer."""
-    import lengen_utils.carries as carries
-    import lengen_utils.complexity as C
-    import lengen_utils.complexity_sampling as sampling
-    import lengen_utils.evaluate as evaluate
+    import lengen_utils.core.carries as carries
+    import lengen_utils.analysis.complexity as C
+    import lengen_utils.core.complexity_sampling as sampling
+    import lengen_utils.core.evaluate as evaluate
 
     assert C.cascade_length is carries.cascade_length and C.multiplication_levels is carries.multiplication_levels
     assert C.sample_by_cascade_length is sampling.sample_by_cascade_length

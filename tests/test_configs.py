@@ -1,10 +1,10 @@
 """One contract for configs: defaults work together, dicts round-trip, every trained recipe is consistent."""
 import pytest
 
-from lengen_utils.compatibility import check_compatible
-from lengen_utils.model import ConfigError, ModelConfig, Transformer
-from lengen_utils.tasks import DEFAULT_MAX_POSITION, Task, TaskConfig
-from lengen_utils.train import TrainConfig, fit
+from lengen_utils.core.compatibility import check_compatible
+from lengen_utils.core.model import ConfigError, ModelConfig, Transformer
+from lengen_utils.core.tasks import DEFAULT_MAX_POSITION, Task, TaskConfig
+from lengen_utils.core.train import TrainConfig, fit
 
 
 def test_default_configs_train_together():
@@ -31,6 +31,6 @@ def test_train_config_betas_from_json_list():
 
 
 def test_every_zoo_entry_is_a_consistent_pair():
-    from lengen_utils.zoo.catalog import catalog
+    from lengen_utils.lab.zoo.catalog import catalog
     for entry in catalog().values():
         check_compatible(entry.model, entry.task)

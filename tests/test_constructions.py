@@ -3,11 +3,11 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.constructions import adder_config, build_coupled_adder, max_operand_digits
-from lengen_utils.evaluate import evaluate_length, greedy_predictions, score
-from lengen_utils.positions import PositionRangeError
-from lengen_utils.problems import Problem
-from lengen_utils.tasks import Task, TaskConfig
+from lengen_utils.analysis.constructions import adder_config, build_coupled_adder, max_operand_digits
+from lengen_utils.core.evaluate import evaluate_length, greedy_predictions, score
+from lengen_utils.core.positions import PositionRangeError
+from lengen_utils.core.problems import Problem
+from lengen_utils.core.tasks import Task, TaskConfig
 
 
 def eval_task(n_bits: int) -> Task:

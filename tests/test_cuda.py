@@ -6,13 +6,13 @@ shared with the CPU path, which tests/test_model.py and tests/test_decoding.py c
 import pytest
 import torch
 
-from lengen_utils.checkpoint import load_model, save_model
-from lengen_utils.constants import IGNORE_INDEX
-from lengen_utils.device import autocast
-from lengen_utils.model import ENCODINGS, ModelConfig, Transformer, greedy_decode
-from lengen_utils.problems import Problem
-from lengen_utils.tasks import Task, TaskConfig
-from lengen_utils.train import TrainConfig, fit
+from lengen_utils.core.checkpoint import load_model, save_model
+from lengen_utils.core.constants import IGNORE_INDEX
+from lengen_utils.core.device import autocast
+from lengen_utils.core.model import ENCODINGS, ModelConfig, Transformer, greedy_decode
+from lengen_utils.core.problems import Problem
+from lengen_utils.core.tasks import Task, TaskConfig
+from lengen_utils.core.train import TrainConfig, fit
 
 pytestmark = [pytest.mark.cuda,
               pytest.mark.skipif(not torch.cuda.is_available(), reason="needs an NVIDIA GPU (CUDA)")]

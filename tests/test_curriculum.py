@@ -5,12 +5,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from lengen_utils.carries import cascade_length
-from lengen_utils.complexity_sampling import sample_with_cascade_at_most
-from lengen_utils.curriculum import curriculum_cap, stage
-from lengen_utils.problems import ProblemError, num_digits
-from lengen_utils.tasks import ConfigError, Task, TaskConfig
-from lengen_utils.train import TrainConfig, fit
+from lengen_utils.core.carries import cascade_length
+from lengen_utils.core.complexity_sampling import sample_with_cascade_at_most
+from lengen_utils.core.curriculum import curriculum_cap, stage
+from lengen_utils.core.problems import ProblemError, num_digits
+from lengen_utils.core.tasks import ConfigError, Task, TaskConfig
+from lengen_utils.core.train import TrainConfig, fit
 
 BASE = dict(format="cho", positions="coupled", max_digits=10, max_position=64)
 
@@ -92,7 +92,7 @@ def test_multiplier_curriculum_draws_exact_multiplier_widths(progress, width):
 
 def test_the_training_loop_passes_the_progress():
     task = Task(TaskConfig(format="cho", positions="coupled", max_digits=4, max_position=16, curriculum="length"))
-    from lengen_utils.model import ModelConfig, Transformer
+    from lengen_utils.core.model import ModelConfig, Transformer
     seen = []
     original = task.train_batch
 

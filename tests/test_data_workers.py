@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import torch
 
-from lengen_utils.config_checks import ConfigError
-from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.tasks import Task, TaskConfig
-from lengen_utils.train import TrainConfig, fit
+from lengen_utils.core.config_checks import ConfigError
+from lengen_utils.core.model import ModelConfig, Transformer
+from lengen_utils.core.tasks import Task, TaskConfig
+from lengen_utils.core.train import TrainConfig, fit
 
 TASK = TaskConfig(format="cho", positions="coupled", max_digits=3, max_position=16)
 MODEL = ModelConfig(d_model=16, n_heads=2, d_ff=32, n_layers=1, max_positions=17)

@@ -3,10 +3,10 @@ for every encoding."""
 import pytest
 import torch
 
-from lengen_utils.constants import IGNORE_INDEX
-from lengen_utils.model import ENCODINGS, KVCache, ModelConfig, Transformer, greedy_decode
-from lengen_utils.problems import Problem
-from lengen_utils.tasks import Task, TaskConfig
+from lengen_utils.core.constants import IGNORE_INDEX
+from lengen_utils.core.model import ENCODINGS, KVCache, ModelConfig, Transformer, greedy_decode
+from lengen_utils.core.problems import Problem
+from lengen_utils.core.tasks import Task, TaskConfig
 
 VARIANTS = [(e, False) for e in ENCODINGS] + [("learned", True), ("rpe", True), ("none", True)]
 NAMES = [e + ("+bias" if b else "") for e, b in VARIANTS]
@@ -99,7 +99,7 @@ def test_greedy_matches_a_per_example_reference(encoding):
 
 def test_a_trained_model_decodes_the_same_with_and_without_the_cache():
     """150 steps of coupling: the greedy digits beat chance and are identical both ways."""
-    from lengen_utils.train import TrainConfig, fit
+    from lengen_utils.core.train import TrainConfig, fit
     task = Task(TaskConfig(format="cho", positions="coupled", max_digits=3, max_position=20))
     torch.manual_seed(0)
     model = Transformer(ModelConfig(d_model=32, n_heads=2, d_ff=64, max_positions=24))

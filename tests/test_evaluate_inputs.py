@@ -7,11 +7,11 @@ import pytest
 import torch
 
 from lengen_utils import evaluate_length, evaluate_lengths, predict
-from lengen_utils.complexity import exact_match_by_complexity, exact_match_per_problem
-from lengen_utils.evaluate import EvaluationError, evaluate_problems
-from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.problems import Problem
-from lengen_utils.tasks import Task, TaskConfig
+from lengen_utils.analysis.complexity import exact_match_by_complexity, exact_match_per_problem
+from lengen_utils.core.evaluate import EvaluationError, evaluate_problems
+from lengen_utils.core.model import ModelConfig, Transformer
+from lengen_utils.core.problems import Problem
+from lengen_utils.core.tasks import Task, TaskConfig
 
 TASK = TaskConfig(format="cho", positions="coupled", max_digits=3, max_position=16)
 

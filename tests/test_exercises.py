@@ -1,9 +1,9 @@
-"""The exercise machinery (lengen_utils.exercises): a checker reports an untouched stub as not attempted,
+"""The exercise machinery (lengen_utils.course.exercises): a checker reports an untouched stub as not attempted,
 passes a right answer, and names the mistake of a wrong one, without raising. The notebooks' own checkers
 are tested in tests/test_exercises_nbXX.py, each three ways: solution, stub, planted mistakes."""
 import pytest
 
-from lengen_utils.exercises import FAILED, NOT_ATTEMPTED, PASSED, attempt, exercise, expect, reveal
+from lengen_utils.course.exercises import FAILED, NOT_ATTEMPTED, PASSED, attempt, exercise, expect, reveal
 
 
 @exercise("Reverse the digits")
@@ -42,7 +42,7 @@ def test_reveal_prints_the_source_collapsed(capsys):
 
 
 def test_solutions_are_reached_by_notebook_name():
-    from lengen_utils.exercises import solutions
+    from lengen_utils.course.exercises import solutions
     assert callable(solutions.nb05.coupled_ids)
     with pytest.raises(AttributeError):
         solutions.not_a_notebook

@@ -2,8 +2,8 @@
 planted mistakes fail with the message that names them."""
 from __future__ import annotations
 
-from lengen_utils.exercises import NOT_ATTEMPTED, PASSED, failure, nb01, stub
-from lengen_utils.exercises.solutions import nb01 as solutions
+from lengen_utils.course.exercises import NOT_ATTEMPTED, PASSED, failure, nb01, stub
+from lengen_utils.course.exercises.solutions import nb01 as solutions
 
 
 def test_the_library_reference():

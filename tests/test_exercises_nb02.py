@@ -2,8 +2,8 @@
 planted mistakes fail with the message that names them."""
 from __future__ import annotations
 
-from lengen_utils.exercises import NOT_ATTEMPTED, PASSED, failure, nb02, stub
-from lengen_utils.exercises.solutions import nb02 as solutions
+from lengen_utils.course.exercises import NOT_ATTEMPTED, PASSED, failure, nb02, stub
+from lengen_utils.course.exercises.solutions import nb02 as solutions
 
 
 def test_the_library_reference_matches_the_frame():

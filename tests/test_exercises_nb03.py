@@ -6,8 +6,8 @@ import statistics
 
 import numpy as np
 
-from lengen_utils.exercises import NOT_ATTEMPTED, PASSED, failure, nb03
-from lengen_utils.exercises.solutions import nb03 as solutions
+from lengen_utils.course.exercises import NOT_ATTEMPTED, PASSED, failure, nb03
+from lengen_utils.course.exercises.solutions import nb03 as solutions
 
 
 def stub(*args, **kwargs):

@@ -1,7 +1,7 @@
-"""Notebook 04's coding exercises (lengen_utils.exercises.nb04), each checked three ways: the solution passes, the
+"""Notebook 04's coding exercises (lengen_utils.course.exercises.nb04), each checked three ways: the solution passes, the
 untouched stub is "not attempted", and planted mistakes fail with the message that names them."""
-from lengen_utils.exercises import NOT_ATTEMPTED, PASSED, failure, nb04, stub
-from lengen_utils.exercises.solutions import nb04 as solutions
+from lengen_utils.course.exercises import NOT_ATTEMPTED, PASSED, failure, nb04, stub
+from lengen_utils.course.exercises.solutions import nb04 as solutions
 
 
 def test_which_vector():

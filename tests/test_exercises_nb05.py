@@ -1,7 +1,7 @@
 """Notebook 05's exercises: the solutions pass, untouched stubs are not attempted, and planted mistakes fail
 with the message that names them."""
-from lengen_utils.exercises import NOT_ATTEMPTED, PASSED, failure, nb05
-from lengen_utils.exercises.solutions import nb05 as solutions
+from lengen_utils.course.exercises import NOT_ATTEMPTED, PASSED, failure, nb05
+from lengen_utils.course.exercises.solutions import nb05 as solutions
 
 
 def stub(tokens, start):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from lengen_utils import complexity as C
-from lengen_utils.exercises import NOT_ATTEMPTED, PASSED, failure, nb06, stub
-from lengen_utils.exercises.solutions import nb06 as solutions
+from lengen_utils.course.exercises import NOT_ATTEMPTED, PASSED, failure, nb06, stub
+from lengen_utils.course.exercises.solutions import nb06 as solutions
 
 
 def cascade_variant(*, lone_nines=False, restart=True, units_first=True, pad=True):

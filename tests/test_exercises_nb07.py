@@ -8,8 +8,8 @@ from fractions import Fraction
 import numpy as np
 
 from lengen_utils import theory
-from lengen_utils.exercises import NOT_ATTEMPTED, PASSED, failure, nb07, stub
-from lengen_utils.exercises.solutions import nb07 as solutions
+from lengen_utils.course.exercises import NOT_ATTEMPTED, PASSED, failure, nb07, stub
+from lengen_utils.course.exercises.solutions import nb07 as solutions
 
 
 def loss_variant(*, wrap=True, sides=2, cross=-2.0, square_v=True, reduce="sum", transpose=False):

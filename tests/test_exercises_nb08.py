@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from lengen_utils.exercises import NOT_ATTEMPTED, PASSED, failure, nb08, stub
-from lengen_utils.exercises.solutions import nb08 as solutions
-from lengen_utils.formats import encode, render_columns
-from lengen_utils.problems import Problem
+from lengen_utils.course.exercises import NOT_ATTEMPTED, PASSED, failure, nb08, stub
+from lengen_utils.course.exercises.solutions import nb08 as solutions
+from lengen_utils.core.formats import encode, render_columns
+from lengen_utils.core.problems import Problem
 
 
 def scratchpad_variant(*, units_first=True, carry_in=True, step_first=True, a_first=True, add_carry=True,

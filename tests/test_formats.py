@@ -3,8 +3,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lengen_utils.formats import FORMATS, FormatError, decode_answer, encode, render
-from lengen_utils.problems import Problem, ProblemError
+from lengen_utils.core.formats import FORMATS, FormatError, decode_answer, encode, render
+from lengen_utils.core.problems import Problem, ProblemError
 
 FRAME = 20
 
@@ -104,8 +104,8 @@ def test_index_hints_start_at_a_random_letter_in_training_only():
     """Zhou et al. (and Cho's index-hinting baseline) draw the first hint letter in training, so that every
     hint token is trained; evaluation starts at 'a'. Each number of one problem starts at the same letter."""
     import numpy as np
-    from lengen_utils.formats import HINTS
-    from lengen_utils.tasks import Task, TaskConfig
+    from lengen_utils.core.formats import HINTS
+    from lengen_utils.core.tasks import Task, TaskConfig
     task = Task(TaskConfig(format="cho_hints", positions="consecutive", max_position=200))
     problem = Problem(653, 49)
     assert render(task.example(problem).tokens) == "$a0b6c5d3+a0b0c4d9=d2c0b7a0$"

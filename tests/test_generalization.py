@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengen_utils.generalization import THRESHOLD, generalizable_length, median_and_range
+from lengen_utils.analysis.generalization import THRESHOLD, generalizable_length, median_and_range
 
 SEEDS = {
     0: {5: 1.0, 10: 1.0, 15: 0.97, 20: 0.40},

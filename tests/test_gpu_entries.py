@@ -8,9 +8,9 @@ import pytest
 import torch
 
 from lengen_utils import zoo
-from lengen_utils.evaluate import evaluate_lengths
-from lengen_utils.zoo.builder import build_device, check_buildable
-from lengen_utils.zoo.entry import ZooError
+from lengen_utils.core.evaluate import evaluate_lengths
+from lengen_utils.lab.zoo.builder import build_device, check_buildable
+from lengen_utils.lab.zoo.entry import ZooError
 
 GPU_ENTRIES = sorted(name for name, e in zoo.catalog().items() if e.needs_gpu)
 MANIFEST = zoo.read_manifest()

@@ -1,4 +1,4 @@
-"""Tests for lengen_utils.interpret: attention extraction, mean attention maps, Sabbaghi's relative map."""
+"""Tests for lengen_utils.analysis.interpret: attention extraction, mean attention maps, Sabbaghi's relative map."""
 from __future__ import annotations
 
 import matplotlib
@@ -10,14 +10,14 @@ import pytest
 import torch
 
 from lengen_utils import plots
-from lengen_utils.complexity import cascade_length_distribution, multiplication_levels_distribution
-from lengen_utils.constructions import build_coupled_adder
-from lengen_utils.formats import encode, render
-from lengen_utils.interpret import (OffsetAttention, attention_by_offset, attention_maps, mean_attention, relative_vectors, role_labels,
+from lengen_utils.analysis.complexity import cascade_length_distribution, multiplication_levels_distribution
+from lengen_utils.analysis.constructions import build_coupled_adder
+from lengen_utils.core.formats import encode, render
+from lengen_utils.analysis.interpret import (OffsetAttention, attention_by_offset, attention_maps, mean_attention, relative_vectors, role_labels,
                                    sigma_rel)
-from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.problems import Problem, sample_exact_length
-from lengen_utils.tasks import Task, TaskConfig
+from lengen_utils.core.model import ModelConfig, Transformer
+from lengen_utils.core.problems import Problem, sample_exact_length
+from lengen_utils.core.tasks import Task, TaskConfig
 
 
 def test_relative_vectors_and_attention_maps():
@@ -101,7 +101,7 @@ def test_attention_by_offset_indexing():
 # -- the analysis figures, fed with real distributions and results -----------------------------------
 def test_analysis_figures_meet_the_standard():
     import matplotlib.pyplot as plt
-    from lengen_utils.complexity import GroupResult
+    from lengen_utils.analysis.complexity import GroupResult
 
     figs = [
         plots.complexity_histogram({"50 digits": cascade_length_distribution(50),
@@ -121,7 +121,7 @@ def test_analysis_figures_meet_the_standard():
 def test_attention_mass_by_id_offset_on_the_adder():
     """Cho 5.1.1: head 0 of the construction reads the digits with ID one below the query, head 1 the
     digits with the query's own ID."""
-    from lengen_utils.interpret import attention_mass_by_id_offset
+    from lengen_utils.analysis.interpret import attention_mass_by_id_offset
 
     model = build_coupled_adder(5)
     task = Task(TaskConfig(format="cho", positions="coupled", random_start=False, max_position=31))

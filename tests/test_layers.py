@@ -1,10 +1,10 @@
 """The package's import graph: no cycles, and nothing lower imports anything higher.
 
 Every import of our own modules is collected from the source with ``ast``, at module level and inside
-functions alike (an import hidden in a function is still a dependency). The layer order is the one the
+functions alike (an import hidden in a function is still a dependency). The layer order is the tree's, as the
 README's package map states:
 
-    base -> problems -> formats/positions -> tasks -> model -> train/evaluate -> analysis -> course
+    core/ (base -> problems -> formats/positions -> tasks -> model -> train/evaluate) -> analysis/ -> lab/ -> course/
 """
 from __future__ import annotations
 
@@ -16,21 +16,28 @@ import pytest
 PACKAGE = "lengen_utils"
 ROOT = Path(__file__).resolve().parent.parent / PACKAGE
 
-# top-level module (or sub-package) of lengen_utils -> layer; a new module must be placed here
+# the tree: a group (core/, analysis/, lab/, course/) and its modules -> layer; a new module must be placed here
 LAYERS: dict[str, int] = {
-    "constants": 0, "device": 0, "claims": 0, "config_checks": 0,
-    "problems": 1, "carries": 1, "complexity_sampling": 1, "addition_steps": 1, "curriculum": 1,
-    "boards": 1, "board_format": 2, "positions2d": 2,  # minesweeper (Cho et al. Section 6.2)
-    "formats": 2, "vocab": 2, "example": 2, "positions": 2,
-    "text_filler": 2, "spaces": 2,
-    "tasks": 3, "task_config": 3, "batches": 3,
-    "model": 4, "checkpoint": 4,
-    "train": 5, "train_runtime": 5, "evaluate": 5, "compatibility": 5, "multiseed": 5,
-    "complexity": 6, "theory": 6, "constructions": 6, "interpret": 6, "generalization": 6, "probes": 6,
-    "zoo": 7, "bench": 7, "bench_recipes": 7, "cli": 7, "plots": 7, "widgets": 7, "notebook": 7, "throughput": 7, "multiseed_bench": 7, "sweep": 7, "sweep_grid": 7,
-    "leaderboard": 7, "sections": 7, "long_eval": 7, "colab": 7, "exercises": 7,
+    "core": 0, "core.constants": 0, "core.device": 0, "core.claims": 0, "core.config_checks": 0,
+    "core.problems": 1, "core.carries": 1, "core.complexity_sampling": 1, "core.addition_steps": 1,
+    "core.curriculum": 1, "core.boards": 1,
+    "core.board_format": 2, "core.positions2d": 2,  # minesweeper (Cho et al. Section 6.2)
+    "core.formats": 2, "core.vocab": 2, "core.example": 2, "core.positions": 2, "core.text_filler": 2,
+    "core.spaces": 2,
+    "core.tasks": 3, "core.task_config": 3, "core.batches": 3,
+    "core.model": 4, "core.checkpoint": 4,
+    "core.train": 5, "core.train_runtime": 5, "core.evaluate": 5, "core.compatibility": 5, "core.multiseed": 5,
+    "analysis": 6, "analysis.complexity": 6, "analysis.theory": 6, "analysis.constructions": 6,
+    "analysis.interpret": 6, "analysis.generalization": 6, "analysis.probes": 6,
+    "lab": 7, "lab.zoo": 7, "lab.bench": 7, "lab.bench_recipes": 7, "lab.cli": 7, "lab.throughput": 7,
+    "lab.multiseed_bench": 7, "lab.sweep": 7, "lab.sweep_grid": 7, "lab.leaderboard": 7, "lab.long_eval": 7,
+    "course": 8, "course.plots": 8, "course.widgets": 8, "course.notebook": 8, "course.sections": 8,
+    "course.exercises": 8, "course.colab": 8,
 }
-LAYER_NAMES = ["base", "problems", "formats/positions", "tasks", "model", "train/evaluate", "analysis", "course"]
+LAYER_NAMES = ["base", "problems", "formats/positions", "tasks", "model", "train/evaluate", "analysis", "lab",
+               "course"]
+#: each group of the tree holds exactly these layers
+GROUP_LAYERS = {"core": range(0, 6), "analysis": range(6, 7), "lab": range(7, 8), "course": range(8, 9)}
 
 
 def module_name(path: Path) -> str:
@@ -77,13 +84,29 @@ def graph() -> dict[str, set[str]]:
 
 
 def top(name: str) -> str:
-    parts = name.split(".")
-    return parts[1] if len(parts) > 1 else ""
+    """Where ``name`` sits in the tree: ``"core.model"`` for ``lengen_utils.core.model.attention``, ``"core"`` for the
+    group's own ``__init__``, ``""`` for the facade."""
+    return ".".join(name.split(".")[1:3])
 
 
 def test_every_module_has_a_layer():
     missing = sorted({top(m) for m in all_modules() if top(m) and top(m) not in LAYERS})
     assert not missing, f"place these modules in tests/test_layers.py LAYERS: {missing}"
+
+
+def test_the_tree_shows_the_layers():
+    """Every module sits in the group of its layer: the folders say what may import what."""
+    misplaced = sorted(f"{place} (layer {LAYER_NAMES[layer]})" for place, layer in LAYERS.items()
+                       if layer not in GROUP_LAYERS[place.split(".")[0]])
+    assert not misplaced, f"modules in the wrong group of the tree: {misplaced}"
+    loose = sorted(p.name for p in ROOT.iterdir() if p.suffix == ".py" and p.name != "__init__.py")
+    assert not loose, f"modules outside the tree's groups: {loose}"
+
+
+def test_the_facade_names_every_module_where_it_lives():
+    import lengen_utils
+    places = {place.split(".")[1]: place.split(".")[0] for place in LAYERS if "." in place}
+    assert lengen_utils._SUBMODULES == places
 
 
 def test_only_the_package_facade_imports_the_package_root():
@@ -132,20 +155,20 @@ def test_layer_order():
 
 def test_the_checker_sees_function_level_imports(tmp_path):
     """The checker must not be blind to an import hidden inside a function."""
-    source = "def f():\n    from .zoo import load\n    return load\n"
+    source = "def f():\n    from .lab.zoo import load\n    return load\n"
     path = tmp_path / "x.py"
     path.write_text(source)
-    modules = {"lengen_utils.zoo": path, "lengen_utils.x": path}
-    assert imports_of("lengen_utils.x", path, modules) == {"lengen_utils.zoo"}
+    modules = {"lengen_utils.lab.zoo": path, "lengen_utils.x": path}
+    assert imports_of("lengen_utils.x", path, modules) == {"lengen_utils.lab.zoo"}
 
 
-@pytest.mark.parametrize("module", ["lengen_utils.problems", "lengen_utils.tasks", "lengen_utils.model"])
+@pytest.mark.parametrize("module", ["lengen_utils.core.problems", "lengen_utils.core.tasks", "lengen_utils.core.model"])
 def test_low_layers_import_alone(module):
-    """Importing a low layer must not drag in the course layer (plots, widgets, zoo)."""
+    """Importing a low layer must not drag in the lab or the course (zoo, plots, widgets)."""
     import subprocess
     import sys
 
     code = (f"import sys, {module}; heavy = sorted(m for m in sys.modules if m.split('.')[:2] in "
-            "(['lengen_utils','zoo'], ['lengen_utils','plots'], ['lengen_utils','widgets'])); print(heavy)")
+            "(['lengen_utils','lab'], ['lengen_utils','course'])); print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", out

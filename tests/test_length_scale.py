@@ -6,8 +6,8 @@ import math
 import pytest
 import torch
 
-from lengen_utils.constants import IGNORE_INDEX
-from lengen_utils.model import ConfigError, ModelConfig, Transformer, greedy_decode
+from lengen_utils.core.constants import IGNORE_INDEX
+from lengen_utils.core.model import ConfigError, ModelConfig, Transformer, greedy_decode
 
 from test_long_eval import assert_blocked_matches, mixed_batch, model
 

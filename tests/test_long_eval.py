@@ -1,4 +1,4 @@
-"""Long inputs at bounded memory (lengen_utils.model.blocked): a decoder read in blocks of queries gives the
+"""Long inputs at bounded memory (lengen_utils.core.model.blocked): a decoder read in blocks of queries gives the
 logits of one full pass, greedy decoding with a blocked prompt gives the same tokens, shared position IDs
 give the same results as per-row ones, and no [B, T, T]-sized tensor is built at T ~ 2000."""
 from __future__ import annotations
@@ -11,16 +11,16 @@ import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-import lengen_utils.evaluate.lengths as lengths_module
-from lengen_utils.bench import main as bench_main
-from lengen_utils.constants import IGNORE_INDEX
-from lengen_utils.evaluate import evaluate_length, teacher_forced_predictions
-from lengen_utils.formats import TOKEN_ID
-from lengen_utils.long_eval import main as long_eval_main
-from lengen_utils.model import ENCODINGS, ModelConfig, Transformer, greedy_decode
-from lengen_utils.model.blocked import QUERY_BLOCK, blocked_forward, row_bytes, rows_within_budget, shared_rows
-from lengen_utils.problems import Problem
-from lengen_utils.tasks import Task, TaskConfig
+import lengen_utils.core.evaluate.lengths as lengths_module
+from lengen_utils.lab.bench import main as bench_main
+from lengen_utils.core.constants import IGNORE_INDEX
+from lengen_utils.core.evaluate import evaluate_length, teacher_forced_predictions
+from lengen_utils.core.formats import TOKEN_ID
+from lengen_utils.lab.long_eval import main as long_eval_main
+from lengen_utils.core.model import ENCODINGS, ModelConfig, Transformer, greedy_decode
+from lengen_utils.core.model.blocked import QUERY_BLOCK, blocked_forward, row_bytes, rows_within_budget, shared_rows
+from lengen_utils.core.problems import Problem
+from lengen_utils.core.tasks import Task, TaskConfig
 
 VARIANTS = [(e, False) for e in ENCODINGS] + [("learned", True), ("rpe", True), ("none", True)]
 NAMES = [e + ("+bias" if b else "") for e, b in VARIANTS]

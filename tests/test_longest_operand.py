@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 
 from lengen_utils import bench, zoo
-from lengen_utils.formats import FormatError, encode
-from lengen_utils.positions import PositionRangeError, PositionScheme
-from lengen_utils.problems import Problem, sample_exact_length
-from lengen_utils.tasks import ConfigError, Task, TaskConfig
-from lengen_utils.zoo.flagship import LENGTHS, ape_recipe
+from lengen_utils.core.formats import FormatError, encode
+from lengen_utils.core.positions import PositionRangeError, PositionScheme
+from lengen_utils.core.problems import Problem, sample_exact_length
+from lengen_utils.core.tasks import ConfigError, Task, TaskConfig
+from lengen_utils.lab.zoo.flagship import LENGTHS, ape_recipe
 
 # (positions, format, op, multiplier digits, frame width, max_position): the IDs bind, or the format does
 CASES = [

@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.compatibility import check_compatible
-from lengen_utils.evaluate import evaluate_length
-from lengen_utils.evaluate.lengths import greedy_predictions, teacher_forced_predictions
-from lengen_utils.model import ModelConfig, Transformer, greedy_decode
-from lengen_utils.model.blocked import blocked_forward
-from lengen_utils.problems import Problem
-from lengen_utils.tasks import ConfigError, Task, TaskConfig
-from lengen_utils.train import TrainConfig, fit
+from lengen_utils.core.compatibility import check_compatible
+from lengen_utils.core.evaluate import evaluate_length
+from lengen_utils.core.evaluate.lengths import greedy_predictions, teacher_forced_predictions
+from lengen_utils.core.model import ModelConfig, Transformer, greedy_decode
+from lengen_utils.core.model.blocked import blocked_forward
+from lengen_utils.core.problems import Problem
+from lengen_utils.core.tasks import ConfigError, Task, TaskConfig
+from lengen_utils.core.train import TrainConfig, fit
 
 TASK = TaskConfig(format="cho", positions="coupled", max_digits=5, max_position=20)
 SMALL = dict(d_model=32, n_heads=2, d_ff=64, max_positions=21)

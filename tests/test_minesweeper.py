@@ -6,18 +6,18 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.board_format import decode_board, encode_board
-from lengen_utils.boards import Board, BoardError, neighbour_counts, sample_boards, sample_square_boards
-from lengen_utils.compatibility import check_compatible
-from lengen_utils.constants import IGNORE_INDEX
-from lengen_utils.evaluate import evaluate_lengths
-from lengen_utils.formats import TOKEN_ID, VOCAB, FormatError, encode
-from lengen_utils.model import ConfigError, ModelConfig, Transformer, greedy_decode
-from lengen_utils.positions import PositionRangeError
-from lengen_utils.positions2d import BoardPositions, board_ids
-from lengen_utils.problems import Problem, ProblemError
-from lengen_utils.tasks import Task, TaskConfig
-from lengen_utils.train import TrainConfig, fit
+from lengen_utils.core.board_format import decode_board, encode_board
+from lengen_utils.core.boards import Board, BoardError, neighbour_counts, sample_boards, sample_square_boards
+from lengen_utils.core.compatibility import check_compatible
+from lengen_utils.core.constants import IGNORE_INDEX
+from lengen_utils.core.evaluate import evaluate_lengths
+from lengen_utils.core.formats import TOKEN_ID, VOCAB, FormatError, encode
+from lengen_utils.core.model import ConfigError, ModelConfig, Transformer, greedy_decode
+from lengen_utils.core.positions import PositionRangeError
+from lengen_utils.core.positions2d import BoardPositions, board_ids
+from lengen_utils.core.problems import Problem, ProblemError
+from lengen_utils.core.tasks import Task, TaskConfig
+from lengen_utils.core.train import TrainConfig, fit
 
 GOLDEN = Board.parse(["*M*", "M**"])
 
@@ -153,7 +153,7 @@ def test_next_cell_scheme_needs_one_more_row_id():
 
 def test_two_channel_relative_bias_indexes_the_offset_vector():
     """One scalar per head for each vector of clipped (row, column) differences: (2K+1)**2 entries."""
-    from lengen_utils.model.encodings import RelativeScalarBias
+    from lengen_utils.core.model.encodings import RelativeScalarBias
     cfg = board_model(encoding="none", relative_bias=True, relative_bias_max_distance=2, n_heads=2)
     module = RelativeScalarBias(cfg)
     assert module.bias.shape == (2, 25)
@@ -329,7 +329,7 @@ def test_evaluation_path_and_tiny_training():
 
 def test_predict_refuses_boards_with_a_pointer_to_evaluate_lengths():
     """predict() decodes numbers; a board's answer is a grid, so it must refuse, not answer None."""
-    from lengen_utils.evaluate import EvaluationError, predict
+    from lengen_utils.core.evaluate import EvaluationError, predict
     model = Transformer(board_model())
     with pytest.raises(EvaluationError, match="item 0 is a minesweeper Board.*evaluate_lengths"):
         predict(model, Task(board_task()), [GOLDEN])

@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.model import ENCODINGS, ConfigError, ModelConfig, Transformer
-from lengen_utils.positions import PositionRangeError
-from lengen_utils.tasks import Task, TaskConfig
-from lengen_utils.train import TrainConfig, fit
+from lengen_utils.core.model import ENCODINGS, ConfigError, ModelConfig, Transformer
+from lengen_utils.core.positions import PositionRangeError
+from lengen_utils.core.tasks import Task, TaskConfig
+from lengen_utils.core.train import TrainConfig, fit
 
 torch.manual_seed(0)
 
@@ -192,7 +192,7 @@ def _padded_inputs(B=4, T=14, seed=0):
 @pytest.mark.parametrize("relative_bias", [False, True], ids=["", "bias"])
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_fused_path_matches_the_always_masked_attention(encoding, relative_bias, causal, monkeypatch):
-    from lengen_utils.model.attention import SelfAttention
+    from lengen_utils.core.model.attention import SelfAttention
     torch.manual_seed(1)
     model = tiny(encoding=encoding, relative_bias=relative_bias, causal=causal)
     with torch.no_grad():
@@ -213,7 +213,7 @@ def test_fused_path_matches_the_always_masked_attention(encoding, relative_bias,
 def test_decoder_without_a_bias_uses_is_causal_and_no_mask(encoding, expect_bias, monkeypatch):
     import torch.nn.functional as F
 
-    from lengen_utils.model import attention
+    from lengen_utils.core.model import attention
     calls = []
 
     def spy(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False):
@@ -233,7 +233,7 @@ def test_decoder_without_a_bias_uses_is_causal_and_no_mask(encoding, expect_bias
 def test_encoder_padding_mask_is_boolean_without_a_bias(monkeypatch):
     import torch.nn.functional as F
 
-    from lengen_utils.model import attention
+    from lengen_utils.core.model import attention
     calls = []
 
     def spy(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False):

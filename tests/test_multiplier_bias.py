@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.constants import IGNORE_INDEX
-from lengen_utils.model import ConfigError, ModelConfig, Transformer, greedy_decode
-from lengen_utils.model.encodings import RelativeScalarBias
-from lengen_utils.problems import Problem
-from lengen_utils.tasks import Task, TaskConfig
+from lengen_utils.core.constants import IGNORE_INDEX
+from lengen_utils.core.model import ConfigError, ModelConfig, Transformer, greedy_decode
+from lengen_utils.core.model.encodings import RelativeScalarBias
+from lengen_utils.core.problems import Problem
+from lengen_utils.core.tasks import Task, TaskConfig
 
 TASK = TaskConfig(op="*", format="cho", positions="coupled", multiplier_digits=2, max_digits=4, max_position=40,
                   pack=2)

@@ -6,11 +6,11 @@ from dataclasses import replace
 import pytest
 import torch
 
-from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.multiseed import _clip_per_seed, fit_seeds, init_models
-from lengen_utils.multiseed_bench import benchmark, main
-from lengen_utils.tasks import Task, TaskConfig
-from lengen_utils.train import TrainConfig, fit
+from lengen_utils.core.model import ModelConfig, Transformer
+from lengen_utils.core.multiseed import _clip_per_seed, fit_seeds, init_models
+from lengen_utils.lab.multiseed_bench import benchmark, main
+from lengen_utils.core.tasks import Task, TaskConfig
+from lengen_utils.core.train import TrainConfig, fit
 
 TASK = TaskConfig(format="cho", positions="coupled", max_digits=3, max_position=16)
 CFG = ModelConfig(d_model=32, n_heads=2, d_ff=64, max_positions=17)

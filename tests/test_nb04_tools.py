@@ -9,11 +9,11 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from lengen_utils import plots  # noqa: E402
-from lengen_utils.interpret import (PositionalMaps, effective_offsets, positional_maps,  # noqa: E402
+from lengen_utils.analysis.interpret import (PositionalMaps, effective_offsets, positional_maps,  # noqa: E402
                                     vector_table)
-from lengen_utils.model import ModelConfig, Transformer  # noqa: E402
-from lengen_utils.problems import Problem  # noqa: E402
-from lengen_utils.tasks import Task, TaskConfig  # noqa: E402
+from lengen_utils.core.model import ModelConfig, Transformer  # noqa: E402
+from lengen_utils.core.problems import Problem  # noqa: E402
+from lengen_utils.core.tasks import Task, TaskConfig  # noqa: E402
 
 
 def _task(k=2, frame=5):

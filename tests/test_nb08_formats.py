@@ -5,14 +5,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lengen_utils.addition_steps import TARGETS, columns, target_value
-from lengen_utils.compatibility import check_compatible
-from lengen_utils.formats import BLANK, COLUMN_FORMATS, FORMATS, TOKEN_ID, VOCAB, FormatError, decode_answer, encode, render_columns
-from lengen_utils.model import ModelConfig
-from lengen_utils.positions import PositionScheme
-from lengen_utils.problems import Problem
-from lengen_utils.spaces import add_spaces
-from lengen_utils.tasks import ConfigError, Task, TaskConfig
+from lengen_utils.core.addition_steps import TARGETS, columns, target_value
+from lengen_utils.core.compatibility import check_compatible
+from lengen_utils.core.formats import BLANK, COLUMN_FORMATS, FORMATS, TOKEN_ID, VOCAB, FormatError, decode_answer, encode, render_columns
+from lengen_utils.core.model import ModelConfig
+from lengen_utils.core.positions import PositionScheme
+from lengen_utils.core.problems import Problem
+from lengen_utils.core.spaces import add_spaces
+from lengen_utils.core.tasks import ConfigError, Task, TaskConfig
 
 P = Problem(653, 49)
 SUBTASKS = {"align": "cho_align", "modsum": "cho_modsum", "carries": "cho_carries"}

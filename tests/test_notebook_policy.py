@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lengen_utils.notebook import pct, render_md
+from lengen_utils.course.notebook import pct, render_md
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 
@@ -38,7 +38,7 @@ def test_notebook_names_are_numbered(path):
 
 # -- no measured number typed into prose ------------------------------------------------------------
 # Measured numbers (accuracies, probabilities, timings, test-set sizes) reach the prose through
-# ``lengen_utils.notebook.show_md`` in a code cell, never typed into a markdown cell, so they cannot
+# ``lengen_utils.course.notebook.show_md`` in a code cell, never typed into a markdown cell, so they cannot
 # drift from the data. A number quoted from a paper may stay typed if it is *labelled as the paper's*:
 # the innermost parenthesis around it contains "paper" or opens with an author's name ("(paper: 0.998)",
 # "(Sabbaghi Table 1: 81 ± 1 %)"); or it sits in a quotation whose sentence names the source ('Sabbaghi
@@ -101,7 +101,7 @@ def test_no_typed_measured_numbers(path):
     hits = [(i, n) for i, cell in enumerate(nb["cells"]) if cell["cell_type"] == "markdown"
             for n in typed_numbers("".join(cell["source"]))]
     assert not hits, (f"{path.name}: measured numbers typed into markdown (cell, number): {hits}. Render them "
-                      "with lengen_utils.notebook.show_md from the data, or label a paper's number as the paper's.")
+                      "with lengen_utils.course.notebook.show_md from the data, or label a paper's number as the paper's.")
 
 
 def test_prose_numbers_are_formatted_one_way():
@@ -114,7 +114,7 @@ def test_prose_numbers_are_formatted_one_way():
 
 # -- thin notebooks ---------------------------------------------------------------------------------
 # A learner reads the visible code: the concept, the calls, the plots. Prose with measured numbers is built in
-# lengen_utils.sections and shown by one call in a cell whose source is hidden (metadata jupyter.source_hidden,
+# lengen_utils.course.sections and shown by one call in a cell whose source is hidden (metadata jupyter.source_hidden,
 # which JupyterLab and Colab honour, and the hide-input tag); a section's claims are one check call. Counted
 # over visible code cells (blank lines excluded): lines in cells that render prose, plus lines of assert
 # statements, are at most MAX_PROSE_SHARE of the visible lines, and a notebook has at most MAX_VISIBLE_LINES.
@@ -171,7 +171,7 @@ def test_notebook_is_thin(path):
                                           "move plumbing into lengen_utils and call it")
     assert prose <= MAX_PROSE_SHARE * visible, (
         f"{path.name}: {prose} of {visible} visible code lines ({prose / visible:.0%}) render prose or assert "
-        f"(limit {MAX_PROSE_SHARE:.0%}); build prose in lengen_utils.sections, show it in a hidden cell, and check a "
+        f"(limit {MAX_PROSE_SHARE:.0%}); build prose in lengen_utils.course.sections, show it in a hidden cell, and check a "
         "section's claims with one call")
 
 

@@ -12,11 +12,11 @@ import pytest  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
 
 from lengen_utils import interpret, plots  # noqa: E402
-from lengen_utils.formats import FORMATS, encode, sigma_indices  # noqa: E402
-from lengen_utils.interpret import OffsetAttention  # noqa: E402
-from lengen_utils.plots import style  # noqa: E402
-from lengen_utils.positions import abacus_ids, consecutive_ids, coupled_ids  # noqa: E402
-from lengen_utils.problems import Problem  # noqa: E402
+from lengen_utils.core.formats import FORMATS, encode, sigma_indices  # noqa: E402
+from lengen_utils.analysis.interpret import OffsetAttention  # noqa: E402
+from lengen_utils.course.plots import style  # noqa: E402
+from lengen_utils.core.positions import abacus_ids, consecutive_ids, coupled_ids  # noqa: E402
+from lengen_utils.core.problems import Problem  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -237,7 +237,7 @@ def test_empty_inputs_raise():
 
 
 def test_sigma_and_highlight_table():
-    from lengen_utils.formats import FormatError, sabbaghi_sigma
+    from lengen_utils.core.formats import FormatError, sabbaghi_sigma
 
     assert sabbaghi_sigma(2, 20) == [1, 2, 22, 23]          # Sabbaghi Section 3.1
     ex = encode(Problem(123, 4095), "sabbaghi", frame_width=20)
@@ -257,7 +257,7 @@ def test_plots_reexports_the_extraction_helpers_from_interpret():
 
 
 def test_notebook_check_and_table(capsys):
-    from lengen_utils.notebook import check, table
+    from lengen_utils.course.notebook import check, table
 
     assert check(..., 3) is None and check([1, 2], (1, 2)) is True and check(5, 4, hint="h") is False
     assert check(1e-6, (100 / 10**5) ** 2) is True

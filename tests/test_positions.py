@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lengen_utils.formats import encode
-from lengen_utils.positions import (PositionRangeError, PositionScheme, abacus_ids, consecutive_ids, coupled_ids,
+from lengen_utils.core.formats import encode
+from lengen_utils.core.positions import (PositionRangeError, PositionScheme, abacus_ids, consecutive_ids, coupled_ids,
                                    coupled_sink_ids, uniform_slots)
-from lengen_utils.problems import Problem
+from lengen_utils.core.problems import Problem
 
 
 def test_cho_figure_2_ids():
@@ -134,8 +134,8 @@ def test_coupled_sink_keeps_the_bos_one_below_the_lowest_digit_at_every_start(a,
 
 
 def test_coupled_sink_packs_problems_into_disjoint_id_ranges():
-    from lengen_utils.formats import TOKEN_ID
-    from lengen_utils.tasks import Task, TaskConfig
+    from lengen_utils.core.formats import TOKEN_ID
+    from lengen_utils.core.tasks import Task, TaskConfig
     task = Task(TaskConfig(positions="coupled_sink", max_position=128, pack=4))
     batch = task.train_batch(np.random.default_rng(0), 16)
     for tokens, ids in zip(batch.tokens.tolist(), batch.position_ids.tolist()):
@@ -152,7 +152,7 @@ def test_coupled_sink_packs_problems_into_disjoint_id_ranges():
 
 
 def test_a_task_evaluated_at_another_start():
-    from lengen_utils.tasks import ConfigError, Task, TaskConfig
+    from lengen_utils.core.tasks import ConfigError, Task, TaskConfig
     task = Task(TaskConfig(max_position=64))
     ex = task.example(Problem(653, 49))
     assert task.position_ids(ex) == coupled_ids(ex, 1)
@@ -166,7 +166,7 @@ def test_a_task_evaluated_at_another_start():
 
 def test_abacus_eq_puts_the_equals_sign_one_below_the_units_digits():
     """Notebook 08's departure: Abacus IDs, with ``=`` (the query of the units digit) at the offset itself."""
-    from lengen_utils.positions import abacus_eq_ids, abacus_ids
+    from lengen_utils.core.positions import abacus_eq_ids, abacus_ids
     example = encode(Problem(653, 49), "cho")
     for start in (0, 4, 17):
         ids, plain = abacus_eq_ids(example, start), abacus_ids(example, start)

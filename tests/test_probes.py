@@ -1,4 +1,4 @@
-"""Linear probes of the residual stream (lengen_utils.probes): the streams read at the right positions with
+"""Linear probes of the residual stream (lengen_utils.analysis.probes): the streams read at the right positions with
 the right labels, probes that find planted structure and none in noise, determinism, and clear errors."""
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.addition_steps import columns
-from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.probes import (CLASSES, DEFAULT_TARGETS, ProbeReport, fit_probe, probe_by_length,
+from lengen_utils.core.addition_steps import columns
+from lengen_utils.core.model import ModelConfig, Transformer
+from lengen_utils.analysis.probes import (CLASSES, DEFAULT_TARGETS, ProbeReport, fit_probe, probe_by_length,
                                  residual_streams)
-from lengen_utils.problems import Problem, sample_balanced
-from lengen_utils.tasks import Task, TaskConfig
+from lengen_utils.core.problems import Problem, sample_balanced
+from lengen_utils.core.tasks import Task, TaskConfig
 
 MAX_POSITION = 63
 

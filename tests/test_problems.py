@@ -3,7 +3,7 @@
 def test_exact_multiplier_has_no_leading_zero_and_covers_its_range():
     """Sabbaghi et al. draw a 1-digit multiplier from 1..9; `multiplier_exact` does that (and 100..999 for 3)."""
     import numpy as np
-    from lengen_utils.problems import random_multiplier, sample_balanced, sample_exact_length
+    from lengen_utils.core.problems import random_multiplier, sample_balanced, sample_exact_length
     rng = np.random.default_rng(0)
     ones = {random_multiplier(rng, 1, exact=True) for _ in range(500)}
     assert ones == set(range(1, 10))
@@ -17,7 +17,7 @@ def test_exact_multiplier_has_no_leading_zero_and_covers_its_range():
 
 def test_multiplier_exact_needs_a_multiplier_width():
     import pytest
-    from lengen_utils.tasks import ConfigError, TaskConfig
+    from lengen_utils.core.tasks import ConfigError, TaskConfig
     with pytest.raises(ConfigError, match="multiplier_exact=True needs multiplier_digits"):
         TaskConfig(op="*", format="sabbaghi", positions="consecutive", max_digits=3, frame_width=8,
                    random_start=False, max_position=20, multiplier_exact=True)

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from lengen_utils.tasks import Task
-from lengen_utils.zoo import entry
-from lengen_utils.zoo.catalog import FLAGSHIP_SEEDS, REACH_PACKS
-from lengen_utils.zoo.flagship import BATCH, REACH_DIGITS, REACH_PACK, flagship_recipe, reach_recipe
+from lengen_utils.core.tasks import Task
+from lengen_utils.lab.zoo import entry
+from lengen_utils.lab.zoo.catalog import FLAGSHIP_SEEDS, REACH_PACKS
+from lengen_utils.lab.zoo.flagship import BATCH, REACH_DIGITS, REACH_PACK, flagship_recipe, reach_recipe
 
 
 def test_the_seeds_are_the_recipe_and_place_the_longest_test():

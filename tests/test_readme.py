@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from lengen_utils.zoo.report import BLOCK, render_readme
+from lengen_utils.lab.zoo.report import BLOCK, render_readme
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -16,7 +16,7 @@ def test_readme_has_generated_tables():
 def test_readme_tables_match_the_manifest():
     text = README.read_text()
     assert render_readme(text) == text, ("a README table no longer matches assets/manifest.json; run "
-                                         "`python -m lengen_utils.zoo table --readme README.md`")
+                                         "`python -m lengen_utils.lab.zoo table --readme README.md`")
 
 
 def test_render_replaces_a_stale_block():

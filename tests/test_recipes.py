@@ -1,5 +1,5 @@
 """Seeds and recipes are data of the zoo store: ``ZooEntry.recipe`` / ``.seed``, ``recipe_entries`` and
-``entry_for``; no code outside :mod:`lengen_utils.zoo` builds ``f"{recipe}-s{seed}"`` or parses a name. Variants are
+``entry_for``; no code outside :mod:`lengen_utils.lab.zoo` builds ``f"{recipe}-s{seed}"`` or parses a name. Variants are
 data too: each catalog module maps a family's variant to the recipe it registered (``TRAINED_LENGTH_RECIPES[10]``
 -> ``"nb05-len10"``), and no code outside the store builds ``f"nb05-len{k}"``."""
 from __future__ import annotations
@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from lengen_utils import zoo
-from lengen_utils.zoo import registry
-from lengen_utils.zoo import catalog_nb05, catalog_nb05_baselines, catalog_nb05_mul, catalog_nb08
-from lengen_utils.zoo.catalog import (FLAGSHIP_RECIPES, NB02_APE_RECIPES, NB02_TRAINED, NB03_ENCODING_RECIPES,
+from lengen_utils.lab.zoo import registry
+from lengen_utils.lab.zoo import catalog_nb05, catalog_nb05_baselines, catalog_nb05_mul, catalog_nb08
+from lengen_utils.lab.zoo.catalog import (FLAGSHIP_RECIPES, NB02_APE_RECIPES, NB02_TRAINED, NB03_ENCODING_RECIPES,
                                       NB03_ENCODINGS, NB03_RPE_RECIPES, NB03_TRAINED, REACH_PACK_RECIPES,
                                       REACH_PACKS)
-from lengen_utils.zoo.catalog_nb05 import NB05_SEEDS
-from lengen_utils.zoo.catalog_nb08 import NB08_SEEDS
+from lengen_utils.lab.zoo.catalog_nb05 import NB05_SEEDS
+from lengen_utils.lab.zoo.catalog_nb08 import NB08_SEEDS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -183,8 +183,9 @@ def test_the_scan_lets_names_and_prose_through():
 
 
 def _outside_the_store() -> list[Path]:
-    """The Python files of ``lengen_utils/`` outside ``lengen_utils/zoo/``, and of ``scripts/``."""
-    files = [p for p in sorted((ROOT / "lengen_utils").rglob("*.py")) if "zoo" not in p.relative_to(ROOT).parts[1:2]]
+    """The Python files of ``lengen_utils/`` outside ``lengen_utils/lab/zoo/``, and of ``scripts/``."""
+    store = ROOT / "lengen_utils" / "lab" / "zoo"
+    files = [p for p in sorted((ROOT / "lengen_utils").rglob("*.py")) if store not in p.parents]
     files += sorted((ROOT / "scripts").rglob("*.py"))
     assert len(files) > 50
     return files
@@ -203,7 +204,7 @@ def _sources() -> dict[str, str]:
 
 def test_no_code_outside_the_store_builds_or_parses_a_seeded_name():
     found = {path: bad for path, text in _sources().items() if (bad := offences(text))}
-    assert not found, ("use lengen_utils.zoo.recipe_entries / entry_for / ZooEntry.recipe instead of names: "
+    assert not found, ("use lengen_utils.lab.zoo.recipe_entries / entry_for / ZooEntry.recipe instead of names: "
                        + json.dumps(found, indent=1, ensure_ascii=False))
 
 

@@ -1,11 +1,11 @@
-"""Notebook 02's prose and claim checks (lengen_utils.sections.ape) on planted numbers."""
+"""Notebook 02's prose and claim checks (lengen_utils.course.sections.ape) on planted numbers."""
 from __future__ import annotations
 
 import pytest
 
 from lengen_utils import zoo
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.sections import ape
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.sections import ape
 
 ENTRY = zoo.entry("nb02-ape-l5")
 RECORD = {"train_seconds": 150.0, "threads": 2, "metrics": {"eval_n": 500}}

@@ -1,4 +1,4 @@
-"""Notebook 06's prose and claim checks (lengen_utils.sections: cascades, complexity_training), on planted numbers:
+"""Notebook 06's prose and claim checks (lengen_utils.course.sections: cascades, complexity_training), on planted numbers:
 each text shows its numbers as the notebook formats them, and each check passes when the claim holds and raises
 ClaimFailed with its teaching message when it does not."""
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pytest
 
 from lengen_utils import complexity as C
 from lengen_utils import zoo
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.sections import cascades
-from lengen_utils.sections import complexity_training as training
-from lengen_utils.sections.paper_claims import ClaimRow
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.sections import cascades
+from lengen_utils.course.sections import complexity_training as training
+from lengen_utils.course.sections.paper_claims import ClaimRow
 
 # -- sections 1 and 2: the cascade length and its exact distribution ----------------------------------------------
 

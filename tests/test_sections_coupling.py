@@ -1,4 +1,4 @@
-"""Notebook 05 sections 1-4's prose and claim checks (lengen_utils.sections: coupling, ablation, trained_length,
+"""Notebook 05 sections 1-4's prose and claim checks (lengen_utils.course.sections: coupling, ablation, trained_length,
 sink, seeds), on planted numbers; the manifest readers on the repository's zoo."""
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import matplotlib
 import pytest
 
 from lengen_utils import zoo
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.formats import encode
-from lengen_utils.positions import PositionScheme
-from lengen_utils.problems import Problem
-from lengen_utils.sections import ablation, coupling, seeds, sink, trained_length
-from lengen_utils.tasks import TaskConfig
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.core.formats import encode
+from lengen_utils.core.positions import PositionScheme
+from lengen_utils.core.problems import Problem
+from lengen_utils.course.sections import ablation, coupling, seeds, sink, trained_length
+from lengen_utils.core.tasks import TaskConfig
 
 matplotlib.use("Agg")
 LENGTHS = (5, 10, 15, 20, 25, 30, 40)

@@ -1,12 +1,12 @@
-"""Notebook 05 section 8's prose and claim checks (lengen_utils.sections.minesweeper), on planted numbers."""
+"""Notebook 05 section 8's prose and claim checks (lengen_utils.course.sections.minesweeper), on planted numbers."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.evaluate.boards import row_start_split
-from lengen_utils.sections import minesweeper as mine
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.core.evaluate.boards import row_start_split
+from lengen_utils.course.sections import minesweeper as mine
 
 WIDTHS = (5, 9, 12, 14, 20)
 

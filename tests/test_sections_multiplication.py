@@ -1,10 +1,10 @@
-"""Notebook 05 section 7's claim checks and prose (lengen_utils.sections.multiplication), on planted numbers."""
+"""Notebook 05 section 7's claim checks and prose (lengen_utils.course.sections.multiplication), on planted numbers."""
 from __future__ import annotations
 
 import pytest
 
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.sections import multiplication as mul
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.sections import multiplication as mul
 
 
 def live(two: dict[int, float], one10: float) -> dict[str, dict[int, float]]:

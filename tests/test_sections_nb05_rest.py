@@ -1,4 +1,4 @@
-"""Notebook 05 sections 5, 6 and 9's prose and claim checks (lengen_utils.sections: baselines, depth,
+"""Notebook 05 sections 5, 6 and 9's prose and claim checks (lengen_utils.course.sections: baselines, depth,
 coupling_attention), on planted numbers: each text shows its numbers as ``pct`` formats them, and each check
 passes when the claim holds and raises ClaimFailed with its teaching message when it does not."""
 from __future__ import annotations
@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.model import ModelConfig
-from lengen_utils.model.encodings import RelativeScalarBias
-from lengen_utils.problems import Problem
-from lengen_utils.sections import baselines, coupling_attention as ca, depth
-from lengen_utils.tasks import Task, TaskConfig
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.core.model import ModelConfig
+from lengen_utils.core.model.encodings import RelativeScalarBias
+from lengen_utils.core.problems import Problem
+from lengen_utils.course.sections import baselines, coupling_attention as ca, depth
+from lengen_utils.core.tasks import Task, TaskConfig
 
 matplotlib.use("Agg")
 

@@ -1,22 +1,22 @@
-"""Notebook 08's sections (lengen_utils.sections: agenda, compositionality, random_spaces, scratchpads, curricula,
+"""Notebook 08's sections (lengen_utils.course.sections: agenda, compositionality, random_spaces, scratchpads, curricula,
 looping) on planted boards and live results: each text shows its numbers as ``pct`` formats them, and each check
 passes when its claims hold and raises ClaimFailed with its teaching message when one does not. The manifest
 readers (metrics, per-digit accuracy, records) are replaced by planted ones, so no zoo entry needs to be built;
-budgets, passes and ramps come from the real catalog (lengen_utils.zoo.catalog_nb08)."""
+budgets, passes and ramps come from the real catalog (lengen_utils.lab.zoo.catalog_nb08)."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.evaluate import LengthResult
-from lengen_utils.leaderboard import budget, budget_text
-from lengen_utils.probes import ProbeReport
-from lengen_utils.sections import agenda, compositionality as comp, curricula, looping, random_spaces as rs, scratchpads
-from lengen_utils.sections.baselines import LABELS as NB05_LABELS
-from lengen_utils.zoo import ZooError, entry
-from lengen_utils.zoo.catalog_nb08 import METHODS, NB08_SEEDS
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.core.evaluate import LengthResult
+from lengen_utils.lab.leaderboard import budget, budget_text
+from lengen_utils.analysis.probes import ProbeReport
+from lengen_utils.course.sections import agenda, compositionality as comp, curricula, looping, random_spaces as rs, scratchpads
+from lengen_utils.course.sections.baselines import LABELS as NB05_LABELS
+from lengen_utils.lab.zoo import ZooError, entry
+from lengen_utils.lab.zoo.catalog_nb08 import METHODS, NB08_SEEDS
 
 LENGTHS = (3, 5, 6, 7)
 N, N1 = 5, 6                   # the longest trained length, one digit past it
@@ -116,7 +116,7 @@ def test_learning_curves_and_problems_to_master():
     assert agenda.median_problems("nb08-scratch") is None                         # most seeds never master
     RECORDS["nb08-looped-s0"] = {}
     with pytest.raises(ValueError, match=r"nb08-looped-s0 has no learning curve in the manifest; rebuild it with "
-                                         r"`python -m lengen_utils.zoo train nb08-looped-s0`"):
+                                         r"`python -m lengen_utils.lab.zoo train nb08-looped-s0`"):
         agenda.learning_curves("nb08-looped")
 
 

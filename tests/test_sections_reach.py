@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.sections import reach
-from lengen_utils.zoo import entry
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.sections import reach
+from lengen_utils.lab.zoo import entry
 
 
 def test_right_key_weight_is_the_softmax_of_one_margin():

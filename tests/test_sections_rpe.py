@@ -1,11 +1,11 @@
-"""Notebook 03's prose and claim checks (lengen_utils.sections.rpe) on planted numbers."""
+"""Notebook 03's prose and claim checks (lengen_utils.course.sections.rpe) on planted numbers."""
 from __future__ import annotations
 
 import pytest
 
 from lengen_utils import zoo
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.sections import rpe
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.sections import rpe
 
 L = 22
 ENTRY = zoo.entry("nb03-rpe-l5")

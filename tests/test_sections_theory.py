@@ -1,4 +1,4 @@
-"""Notebook 07's prose and claim checks (lengen_utils.sections: cho_theory, sabbaghi_theory, paper_claims), on
+"""Notebook 07's prose and claim checks (lengen_utils.course.sections: cho_theory, sabbaghi_theory, paper_claims), on
 planted numbers: each text shows its numbers as the notebook formats them, and each check passes when the claim
 holds and raises ClaimFailed with its teaching message when it does not."""
 from __future__ import annotations
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from lengen_utils import theory
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.sections import cho_theory, sabbaghi_theory
-from lengen_utils.sections.paper_claims import ClaimRow, claims_table
-from lengen_utils.theory import NopeBound
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.sections import cho_theory, sabbaghi_theory
+from lengen_utils.course.sections.paper_claims import ClaimRow, claims_table
+from lengen_utils.analysis.theory import NopeBound
 
 # -- Cho Proposition 5.2: the NoPE bound --------------------------------------------------------------------------
 

@@ -1,11 +1,11 @@
-"""Notebook 00's prose and claim checks (lengen_utils.sections.tour) on planted numbers."""
+"""Notebook 00's prose and claim checks (lengen_utils.course.sections.tour) on planted numbers."""
 from __future__ import annotations
 
 import pytest
 
 from lengen_utils import zoo
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.sections import tour
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.sections import tour
 
 ENTRIES = {"coupled": zoo.entry("flagship-coupled"), "ape": zoo.entry("flagship-ape")}
 

@@ -1,4 +1,4 @@
-"""Notebook 04's prose and claim checks (lengen_utils.sections: upe, upe_m1, upe_frame, upe_augmentation,
+"""Notebook 04's prose and claim checks (lengen_utils.course.sections: upe, upe_m1, upe_frame, upe_augmentation,
 upe_maps, text_heads, upe_summary) on planted numbers; the manifest readers on the repository's zoo."""
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from lengen_utils import zoo
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.interpret import PositionalMaps, VectorTable, vector_table
-from lengen_utils.problems import Problem
-from lengen_utils.sections import text_heads, upe, upe_augmentation as aug, upe_frame, upe_m1, upe_maps, upe_summary
-from lengen_utils.sections import upe_window
-from lengen_utils.tasks import Task
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.analysis.interpret import PositionalMaps, VectorTable, vector_table
+from lengen_utils.core.problems import Problem
+from lengen_utils.course.sections import text_heads, upe, upe_augmentation as aug, upe_frame, upe_m1, upe_maps, upe_summary
+from lengen_utils.course.sections import upe_window
+from lengen_utils.core.tasks import Task
 
 
 # -- sections 1 and 2 -----------------------------------------------------------------------------------
@@ -260,7 +260,7 @@ def test_text_attention_check_and_text():
 
 
 def test_text_manifest_texts_and_attention():
-    from lengen_utils.zoo.catalog_nb04_text import nb04t_name
+    from lengen_utils.lab.zoo.catalog_nb04_text import nb04t_name
     text, plain = [nb04t_name("text", s) for s in (0, 1, 2)], [nb04t_name("notext", s) for s in (0, 1, 2)]
     assert "arithmetic heads" in text_heads.setup_text(text, plain) and "medians over 3 seeds" in \
         text_heads.setup_text(text, plain)

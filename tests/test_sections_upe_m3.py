@@ -2,10 +2,10 @@
 each claim shown holding and failing on planted data."""
 import pytest
 
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.evaluate.columns import ColumnScore
-from lengen_utils.sections import upe_m3, upe_m3_best
-from lengen_utils.zoo import entry
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.core.evaluate.columns import ColumnScore
+from lengen_utils.course.sections import upe_m3, upe_m3_best
+from lengen_utils.lab.zoo import entry
 
 
 def planted_sites(low=1.0, middle=0.3, top=0.95, lengths=(5, 10)):
@@ -125,8 +125,8 @@ def test_heads_text_renders_the_live_numbers(monkeypatch):
 
 
 def test_the_best_recipe_is_checked_against_the_bar_and_the_search():
-    from lengen_utils.claims import ClaimFailed
-    from lengen_utils.sections import upe_m3_best as best
+    from lengen_utils.core.claims import ClaimFailed
+    from lengen_utils.course.sections import upe_m3_best as best
 
     search = {"a-search-model": {1: 1.0, 5: 0.44}}
     best.check_best({"s0": {1: 1.0, 5: 0.82}, "s1": {1: 1.0, 5: 0.7}, "s2": {1: 1.0, 5: 0.6}}, search)
@@ -139,7 +139,7 @@ def test_the_best_recipe_is_checked_against_the_bar_and_the_search():
 
 
 def test_the_best_recipes_table_and_weakest_columns():
-    from lengen_utils.sections import upe_m3_best as best
+    from lengen_utils.course.sections import upe_m3_best as best
 
     rows = best.seeds_table()
     assert "median (range)" in rows and len(rows) == len(best.seeds()) + 1

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from lengen_utils.claims import ClaimFailed
-from lengen_utils.sections import upe_window as w
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.sections import upe_window as w
 
 
 def test_check_error_sites():

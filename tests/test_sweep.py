@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from lengen_utils.sweep import (SweepError, expand, format_summary, from_entry, from_recipe, load_config, main,
+from lengen_utils.lab.sweep import (SweepError, expand, format_summary, from_entry, from_recipe, load_config, main,
                                 parse_seeds, read_results, run_local, run_ray, summary)
 
 TINY = {"name": "tiny", "task": {"format": "cho", "positions": "coupled", "max_digits": 2, "max_position": 12},

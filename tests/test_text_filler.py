@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.formats import TEXT_TOKENS, VOCAB, decode_answer, encode, render
-from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.model.arithmetic_heads import ArithmeticKeys
-from lengen_utils.model.encodings import RelativeKeys
-from lengen_utils.problems import Problem
-from lengen_utils.tasks import ConfigError, Task, TaskConfig
-from lengen_utils.text_filler import TEXT_ROLE, add_filler, frame_ids, number_significance
-from lengen_utils.train import TrainConfig, fit
+from lengen_utils.core.formats import TEXT_TOKENS, VOCAB, decode_answer, encode, render
+from lengen_utils.core.model import ModelConfig, Transformer
+from lengen_utils.core.model.arithmetic_heads import ArithmeticKeys
+from lengen_utils.core.model.encodings import RelativeKeys
+from lengen_utils.core.problems import Problem
+from lengen_utils.core.tasks import ConfigError, Task, TaskConfig
+from lengen_utils.core.text_filler import TEXT_ROLE, add_filler, frame_ids, number_significance
+from lengen_utils.core.train import TrainConfig, fit
 
 
 class ScriptedRng:
@@ -187,13 +187,13 @@ def test_bad_configs_name_the_limit(make, pattern):
 def test_check_compatible_refuses_text_without_its_tokens():
     """Caught before training, not at the first forward pass."""
     import pytest as _pytest
-    from lengen_utils.compatibility import check_compatible
-    from lengen_utils.formats import VOCAB
-    from lengen_utils.model import ConfigError, ModelConfig
-    from lengen_utils.zoo import entry
+    from lengen_utils.core.compatibility import check_compatible
+    from lengen_utils.core.formats import VOCAB
+    from lengen_utils.core.model import ConfigError, ModelConfig
+    from lengen_utils.lab.zoo import entry
     e = entry("nb04-text-add-s0")
     small = ModelConfig.from_dict({**e.model.to_dict(), "vocab_size": 80})
-    from lengen_utils.vocab import TEXT_VOCAB_SIZE
+    from lengen_utils.core.vocab import TEXT_VOCAB_SIZE
     with _pytest.raises(ConfigError, match=rf"vocab_size=80; use ModelConfig\(vocab_size={TEXT_VOCAB_SIZE}\) or more"):
         check_compatible(small, e.task)
     check_compatible(e.model, e.task)

@@ -1,4 +1,4 @@
-"""Tests for lengen_utils.theory: Sabbaghi et al. Prop. 5.1 (simulated) and Cho et al. Prop. 5.2 (counted)."""
+"""Tests for lengen_utils.analysis.theory: Sabbaghi et al. Prop. 5.1 (simulated) and Cho et al. Prop. 5.2 (counted)."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.theory import (
+from lengen_utils.analysis.theory import (
     KINDS,
     PAPER_NOPE_MAX_EM,
     LinearAttentionConfig,

@@ -6,8 +6,8 @@ import json
 import pytest
 import torch
 
-from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.throughput import SHAPES, forward_flops, main, matmul_params, run, train_flops
+from lengen_utils.core.model import ModelConfig, Transformer
+from lengen_utils.lab.throughput import SHAPES, forward_flops, main, matmul_params, run, train_flops
 
 
 def test_matmul_params_counts_the_linear_weights():

@@ -2,11 +2,11 @@
 import pytest
 import torch
 
-from lengen_utils.evaluate import evaluate_length, greedy_predictions, predict, score, teacher_forced_predictions
-from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.problems import Problem
-from lengen_utils.tasks import Task, TaskConfig
-from lengen_utils.train import TrainConfig, fit, lr_at
+from lengen_utils.core.evaluate import evaluate_length, greedy_predictions, predict, score, teacher_forced_predictions
+from lengen_utils.core.model import ModelConfig, Transformer
+from lengen_utils.core.problems import Problem
+from lengen_utils.core.tasks import Task, TaskConfig
+from lengen_utils.core.train import TrainConfig, fit, lr_at
 
 TASK = TaskConfig(format="cho", positions="coupled", max_digits=4, max_position=24)
 

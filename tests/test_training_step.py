@@ -12,12 +12,12 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.model import attention as attention_module
-from lengen_utils.model.encodings import RelativeScalarBias
-from lengen_utils.tasks import Task
-from lengen_utils.zoo import get_recipe
-from lengen_utils.train_runtime import Prefetcher
+from lengen_utils.core.model import ModelConfig, Transformer
+from lengen_utils.core.model import attention as attention_module
+from lengen_utils.core.model.encodings import RelativeScalarBias
+from lengen_utils.core.tasks import Task
+from lengen_utils.lab.zoo import get_recipe
+from lengen_utils.core.train_runtime import Prefetcher
 
 COUPLED_TASK = get_recipe("nb05-both").task      # notebook 05's coupled variant: 4 problems packed per sequence
 
@@ -44,7 +44,7 @@ def test_prefetched_batches_are_the_serial_batches_in_order():
 
 @pytest.mark.parametrize("kind", ["thread", "process"])
 def test_prefetched_order_range_and_errors(kind):
-    from lengen_utils.train_runtime import WorkerPrefetcher
+    from lengen_utils.core.train_runtime import WorkerPrefetcher
     make = Prefetcher if kind == "thread" else WorkerPrefetcher
     assert _all(make(lambda i: i * i, 2, 6), 4) == [4, 9, 16, 25]
     empty = make(lambda i: i, 3, 3)
@@ -120,7 +120,7 @@ def test_math_attention_equals_sdpa_with_the_masked_bias():
 
 
 def test_keep_freed_memory_is_idempotent_and_changes_no_number():
-    from lengen_utils.train_runtime import keep_freed_memory
+    from lengen_utils.core.train_runtime import keep_freed_memory
     first = keep_freed_memory()
     assert isinstance(first, bool) and keep_freed_memory() is first
     x = torch.arange(10.0)
@@ -130,7 +130,7 @@ def test_keep_freed_memory_is_idempotent_and_changes_no_number():
 def test_prefetcher_waits_for_release_and_keeps_the_order():
     import threading
 
-    from lengen_utils.train_runtime import Prefetcher
+    from lengen_utils.core.train_runtime import Prefetcher
     started = []
     batches = Prefetcher(lambda i: started.append(i) or i, 0, 4)
     assert batches.take() == 0
@@ -147,7 +147,7 @@ def test_prefetcher_waits_for_release_and_keeps_the_order():
 def test_prefetcher_restores_the_switch_interval():
     import sys
 
-    from lengen_utils.train_runtime import Prefetcher
+    from lengen_utils.core.train_runtime import Prefetcher
     before = sys.getswitchinterval()
     batches = Prefetcher(lambda i: i, 0, 2)
     assert sys.getswitchinterval() < before
@@ -156,7 +156,7 @@ def test_prefetcher_restores_the_switch_interval():
 
 
 def test_worker_process_draws_the_serial_batches_in_order():
-    from lengen_utils.train_runtime import WorkerPrefetcher
+    from lengen_utils.core.train_runtime import WorkerPrefetcher
     task = Task(COUPLED_TASK)
     serial_rng, worker_rng = np.random.default_rng(5), np.random.default_rng(5)
     serial = [task.train_batch(serial_rng, 4, progress=i / 6) for i in range(6)]
@@ -174,7 +174,7 @@ def test_worker_process_draws_the_serial_batches_in_order():
 def test_worker_process_errors_that_do_not_pickle_and_death():
     import os
 
-    from lengen_utils.train_runtime import WorkerPrefetcher
+    from lengen_utils.core.train_runtime import WorkerPrefetcher
 
     class Local(Exception):      # does not pickle: its text comes back
         pass
@@ -192,7 +192,7 @@ def test_worker_process_errors_that_do_not_pickle_and_death():
 
 
 def test_fit_trains_the_same_with_a_worker_process_or_a_thread():
-    from lengen_utils.train import TrainConfig, fit
+    from lengen_utils.core.train import TrainConfig, fit
     cfg = TrainConfig(steps=6, batch_size=8, warmup_steps=1, seed=4)
     model_cfg = ModelConfig(d_model=16, n_heads=2, d_ff=32, max_positions=COUPLED_TASK.max_position + 1)
     runs = {}
@@ -207,8 +207,8 @@ def test_fit_trains_the_same_with_a_worker_process_or_a_thread():
 
 
 def test_data_worker_choice_and_refusals(monkeypatch):
-    from lengen_utils.train import TrainConfig, fit
-    from lengen_utils.train_runtime import data_worker_mode
+    from lengen_utils.core.train import TrainConfig, fit
+    from lengen_utils.core.train_runtime import data_worker_mode
     assert data_worker_mode("thread") == "thread" and data_worker_mode("process") == "process"
     monkeypatch.setenv("LENGEN_DATA_WORKER", "thread")
     assert data_worker_mode("auto") == "thread"
@@ -217,7 +217,7 @@ def test_data_worker_choice_and_refusals(monkeypatch):
         data_worker_mode("auto")
     with pytest.raises(ValueError, match="data_worker must be one of"):
         data_worker_mode("fork")
-    from lengen_utils.config_checks import ConfigError
+    from lengen_utils.core.config_checks import ConfigError
     with pytest.raises(ConfigError, match="data_worker must be one of"):
         fit(Transformer(ModelConfig(d_model=16, n_heads=2, d_ff=32)), Task(COUPLED_TASK), TrainConfig(steps=1),
             progress=False, data_worker="fork")

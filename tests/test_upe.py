@@ -5,12 +5,12 @@ import math
 
 import torch
 
-from lengen_utils.formats import PAD, decode_answer, encode
-from lengen_utils.model import ModelConfig, Transformer
-from lengen_utils.model.encodings import RelativeKeys, UniformKeys
-from lengen_utils.positions import consecutive_ids, uniform_slots
-from lengen_utils.problems import Problem
-from lengen_utils.tasks import Task, TaskConfig
+from lengen_utils.core.formats import PAD, decode_answer, encode
+from lengen_utils.core.model import ModelConfig, Transformer
+from lengen_utils.core.model.encodings import RelativeKeys, UniformKeys
+from lengen_utils.core.positions import consecutive_ids, uniform_slots
+from lengen_utils.core.problems import Problem
+from lengen_utils.core.tasks import Task, TaskConfig
 
 
 def test_eq_3_2_layout_56_times_4297() -> None:

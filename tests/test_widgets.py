@@ -8,9 +8,9 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 
 from lengen_utils import widgets as W  # noqa: E402
-from lengen_utils.formats import FormatError, encode  # noqa: E402
-from lengen_utils.problems import Problem, ProblemError  # noqa: E402
-from lengen_utils.widgets import format_explorer  # noqa: E402
+from lengen_utils.core.formats import FormatError, encode  # noqa: E402
+from lengen_utils.core.problems import Problem, ProblemError  # noqa: E402
+from lengen_utils.course.widgets import format_explorer  # noqa: E402
 
 FAKE = {
     "ape-2": {1: 1.0, 2: 1.0, 3: 0.0, 4: 0.0},
@@ -214,7 +214,7 @@ def test_retrain_progress_shows_elapsed_and_remaining_time():
 
 
 def test_expected_time_scales_the_recorded_time(monkeypatch):
-    from lengen_utils.widgets import length_explorer as LE
+    from lengen_utils.course.widgets import length_explorer as LE
 
     monkeypatch.setattr(LE.zoo, "manifest_record", lambda name: {"train_seconds": 60.0, "threads": 2})
     monkeypatch.setattr(LE, "_load_factor", lambda: (0.0, 4))

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from lengen_utils import zoo
-from lengen_utils.checkpoint import CheckpointError
-from lengen_utils.model import ModelConfig
-from lengen_utils.tasks import Task, TaskConfig
-from lengen_utils.train import TrainConfig
-from lengen_utils.zoo import builder as zoo_build
-from lengen_utils.zoo import manifest as zoo_manifest
+from lengen_utils.core.checkpoint import CheckpointError
+from lengen_utils.core.model import ModelConfig
+from lengen_utils.core.tasks import Task, TaskConfig
+from lengen_utils.core.train import TrainConfig
+from lengen_utils.lab.zoo import builder as zoo_build
+from lengen_utils.lab.zoo import manifest as zoo_manifest
 from cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,7 +52,7 @@ def _snapshot(folder: Path) -> dict[str, str]:
 # -- build / load / verify ------------------------------------------------------------------------
 def test_build_records_everything(tiny_zoo):
     rec = zoo.manifest_record(TINY.name, tiny_zoo)
-    assert rec["command"] == "python -m lengen_utils.zoo train test-tiny"
+    assert rec["command"] == "python -m lengen_utils.lab.zoo train test-tiny"
     assert rec["seed"] == 1 and rec["task"]["max_digits"] == 2 and rec["model"]["d_model"] == 16
     assert rec["metrics"]["eval_seed"] == 999 and rec["train"]["seed"] == 1
     assert set(rec["metrics"]["em"]) == {"1", "2"} and len(rec["sha256"]) == 64
@@ -72,7 +72,7 @@ def test_tampered_asset_names_the_rebuild_command(tiny_zoo):
     data = bytearray(path.read_bytes())
     data[-1] ^= 1
     path.write_bytes(bytes(data))
-    with pytest.raises(CheckpointError, match="python -m lengen_utils.zoo train test-tiny"):
+    with pytest.raises(CheckpointError, match="python -m lengen_utils.lab.zoo train test-tiny"):
         zoo.load(TINY.name, assets=tiny_zoo)
 
 
@@ -92,7 +92,7 @@ def test_rebuilding_one_entry_keeps_the_others(tiny_zoo):
 def test_unknown_names_are_clear(tmp_path):
     with pytest.raises(zoo.ZooError, match="unknown zoo entry 'nope'; known entries: .*flagship-coupled"):
         zoo.entry("nope")
-    with pytest.raises(zoo.ZooError, match="'x' is not built.*python -m lengen_utils.zoo train x"):
+    with pytest.raises(zoo.ZooError, match="'x' is not built.*python -m lengen_utils.lab.zoo train x"):
         zoo.manifest_record("x", tmp_path)
 
 
@@ -204,7 +204,7 @@ def test_an_interrupted_zoo_train_leaves_asset_and_manifest_as_they_were(tmp_pat
            "PYTHONPATH": str(ROOT)}
     # a runner started in the background (`cmd &` without job control) ignores SIGINT, and a child would
     # inherit that and never see Ctrl-C: give the child the default handling, as a terminal would
-    proc = subprocess.Popen([sys.executable, "-m", "lengen_utils.zoo", "train", "smoke-coupled-3"], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "lengen_utils.lab.zoo", "train", "smoke-coupled-3"], cwd=ROOT,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = bytearray()
@@ -341,7 +341,7 @@ def test_zoo_list_shows_the_flagship_entries(capsys):
 
 
 def test_python_dash_m_zoo_runs_without_a_traceback():
-    proc = subprocess.run([sys.executable, "-m", "lengen_utils.zoo", "verify", "no-such-entry"], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "lengen_utils.lab.zoo", "verify", "no-such-entry"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(ROOT), "LENGEN_THREADS": "1"})
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
@@ -393,7 +393,7 @@ def test_concurrent_records_are_all_kept(tmp_path, monkeypatch):
 def _as_format_1(assets: Path) -> Path:
     """Turn the tiny entry's asset into a format-1 file, recorded in the manifest as a committed one."""
     from safetensors_edit import edit_metadata
-    from lengen_utils.checkpoint import file_sha256
+    from lengen_utils.core.checkpoint import file_sha256
 
     path = assets / "zoo" / f"{TINY.name}.safetensors"
     edit_metadata(path, lambda meta: (meta.update(lengen_format="1"), meta.pop("record_sha256")))
@@ -403,7 +403,7 @@ def _as_format_1(assets: Path) -> Path:
 
 
 def test_zoo_migrate_rewrites_format_1_and_remeasures(tiny_zoo, monkeypatch, capsys):
-    from lengen_utils.checkpoint import file_sha256, load_model, stored_format
+    from lengen_utils.core.checkpoint import file_sha256, load_model, stored_format
     path = _as_format_1(tiny_zoo)
     with pytest.raises(CheckpointError, match="format-1 checkpoint"):
         load_model(path)
@@ -448,8 +448,8 @@ def test_an_entry_with_curve_every_records_its_learning_curve(tmp_path, monkeypa
     assert all(0.0 <= em <= 1.0 for em in curve["em"])
     # the last point measures the final model (float32 then, so within a few problems of the stored EM at 2)
     model, task = zoo.load(curved.name, assets=tmp_path)
-    from lengen_utils.evaluate import evaluate_lengths
-    from lengen_utils.zoo.builder import CURVE_N, CURVE_SEED
+    from lengen_utils.core.evaluate import evaluate_lengths
+    from lengen_utils.lab.zoo.builder import CURVE_N, CURVE_SEED
     live = evaluate_lengths(model, task, [2], n=CURVE_N, seed=CURVE_SEED)[2].exact_match
     assert abs(live - curve["em"][-1]) <= 0.05
 

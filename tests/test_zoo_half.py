@@ -10,10 +10,10 @@ import pytest
 import torch
 
 from lengen_utils import zoo
-from lengen_utils.checkpoint import file_sha256, load_model, save_model, stored_storage
-from lengen_utils.zoo import builder as zoo_build
-from lengen_utils.zoo import manifest as zoo_manifest
-from lengen_utils.zoo import migrate as zoo_migrate
+from lengen_utils.core.checkpoint import file_sha256, load_model, save_model, stored_storage
+from lengen_utils.lab.zoo import builder as zoo_build
+from lengen_utils.lab.zoo import manifest as zoo_manifest
+from lengen_utils.lab.zoo import migrate as zoo_migrate
 from cli_run import run_cli
 from test_zoo import TINY, _snapshot, tiny_zoo  # noqa: F401 (tiny_zoo is a fixture)
 

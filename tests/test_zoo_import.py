@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from lengen_utils import zoo
-from lengen_utils.zoo.entry import ZooError
-from lengen_utils.zoo.importing import import_entry
+from lengen_utils.lab.zoo.entry import ZooError
+from lengen_utils.lab.zoo.importing import import_entry
 
 NAME = "nb07-coupled-1l2h"          # a small built entry (about 100 kB)
 

@@ -29,7 +29,7 @@ NOTEBOOKS = Path(os.environ.get("LENGEN_BROWSER_NOTEBOOKS") or Path(__file__).re
 RUN_ALL_TIMEOUT_MS = 150_000   # one notebook, all cells, LENGEN_FAST=1 (a few seconds to ~1 min on 2 cores)
 CHANGE_TIMEOUT_S = 10.0        # one widget round trip (the kernel redraws a plot)
 SETTLE_S = 0.3                 # a kernel that went idle without changing the display has answered
-WIDGET_CODE = re.compile(r"ipywidgets|lengen_utils\.widgets|from lengen_utils import [^\n]*\bwidgets\b"
+WIDGET_CODE = re.compile(r"ipywidgets|lengen_utils\.course\.widgets|from lengen_utils import [^\n]*\bwidgets\b"
                          r"|\bwidgets\.[A-Z]|\binteract(ive)?\(")
 
 SLIDERS = ".widget-slider, .widget-hslider, .widget-vslider"
@@ -39,7 +39,7 @@ CONTROLS = f"{SLIDERS}, {DROPDOWNS}, {TEXTS}, .widget-button, .widget-toggle-but
 
 
 def widget_notebooks() -> list[str]:
-    """Notebooks whose code uses ipywidgets or lengen_utils.widgets (an unreadable one is included)."""
+    """Notebooks whose code uses ipywidgets or lengen_utils.course.widgets (an unreadable one is included)."""
     found = []
     for path in sorted(NOTEBOOKS.glob("*.ipynb")):
         try:

@@ -1,6 +1,6 @@
 """Colab's side of the course: the setup cell installs it, and the widgets run on Colab's widget stack.
 
-1. The setup cell of the notebooks (``lengen_utils.colab``), run as on Colab (a stand-in ``google.colab``
+1. The setup cell of the notebooks (``lengen_utils.course.colab``), run as on Colab (a stand-in ``google.colab``
    and no course installed) with its URL pointed at this repository (``file://``), fetches the repository
    at the ref, installs it with pip, and the course then imports from the clone and loads the clone's
    cached models. Run again, or off Colab, the cell prints nothing and changes nothing.
@@ -26,7 +26,7 @@ from chromium_support import js_display, settled_display
 pytestmark = [pytest.mark.colab, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
-WIDGET_CODE = re.compile(r"ipywidgets|lengen_utils\.widgets|from lengen_utils import [^\n]*\bwidgets\b"
+WIDGET_CODE = re.compile(r"ipywidgets|lengen_utils\.course\.widgets|from lengen_utils import [^\n]*\bwidgets\b"
                          r"|\bwidgets\.[A-Z]|\binteract(ive)?\(")
 RUN_ALL_TIMEOUT_MS = 150_000
 CHANGE_TIMEOUT_S = 10.0

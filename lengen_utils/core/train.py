@@ -1,0 +1,296 @@
+"""The training loop: AdamW, linear warm-up then cosine decay, gradient clipping, progress bar.
+
+``fit`` draws fresh problems every step (the data are infinite; position starts are redrawn every
+time), runs on whatever device the model is on with bf16 autocast on CUDA, and can save and resume
+its full state. The next batches are drawn while the current step runs, by a forked worker process or a
+background thread (:func:`~lengen_utils.core.train_runtime.prefetcher`, ``fit(data_worker=...)``): the same generator
+draws the same batches in the same order, so the run is the same either way.
+Freed memory stays in the process (:func:`keep_freed_memory`), so a step reuses the pages of the one before.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from .checkpoint import CheckpointError, error_summary, load_training_state, save_training_state
+from .compatibility import check_compatible
+from .config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict
+from .constants import IGNORE_INDEX
+from .device import autocast, seed_everything
+from .model import Transformer
+from .tasks import Task
+from .train_runtime import DATA_WORKERS, data_worker_count, keep_freed_memory, prefetcher
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Optimizer and schedule of one run. Every field is checked when the config is built."""
+
+    steps: int = 2000
+    batch_size: int = 128
+    lr: float = 1e-3
+    weight_decay: float = 0.0
+    warmup_steps: int = 100
+    min_lr_ratio: float = 0.1          # cosine decays to lr * min_lr_ratio
+    grad_clip: float = 1.0             # 0 disables clipping
+    betas: tuple[float, float] = (0.9, 0.98)
+    seed: int = 0
+    amp: bool = True                   # bf16 autocast on CUDA only
+    data_seeding: str = "stream"       # "stream": one generator, batch after batch; "per_step": batch i from (seed, i)
+
+    def __post_init__(self) -> None:
+        own = "TrainConfig"
+        check_int(own, "steps", self.steps)
+        check_int(own, "batch_size", self.batch_size)
+        check_int(own, "warmup_steps", self.warmup_steps, minimum=0)
+        check_int(own, "seed", self.seed, minimum=0)
+        check_bool(own, "amp", self.amp)
+        check_choice(own, "data_seeding", self.data_seeding, DATA_SEEDINGS)
+        _check_number(own, "lr", self.lr, low=0, strict=True)
+        _check_number(own, "weight_decay", self.weight_decay, low=0)
+        _check_number(own, "grad_clip", self.grad_clip, low=0)
+        _check_number(own, "min_lr_ratio", self.min_lr_ratio, low=0, high=1)
+        betas = self.betas
+        if not isinstance(betas, (tuple, list)) or len(betas) != 2:
+            raise ConfigError(f"{own}.betas must be two numbers in [0, 1), got {betas!r}")
+        for beta in betas:
+            _check_number(own, "betas", beta, low=0, high=1, open_high=True)
+        object.__setattr__(self, "betas", tuple(float(x) for x in betas))
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TrainConfig":
+        return config_from_dict(cls, data)
+
+
+def _check_number(owner: str, name: str, value, low: float, high: float | None = None, strict: bool = False,
+                  open_high: bool = False) -> None:
+    ok = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+    ok = ok and (value > low if strict else value >= low)
+    if ok and high is not None:
+        ok = value < high if open_high else value <= high
+    if not ok:
+        lo = f"> {low}" if strict else f">= {low}"
+        hi = "" if high is None else (f" and < {high}" if open_high else f" and <= {high}")
+        raise ConfigError(f"{owner}.{name} must be a finite number {lo}{hi}, got {value!r}")
+
+
+LOG_EVERY = 50    # steps per logged loss (and per training callback) unless fit is told otherwise
+#: How a run draws its batches: "stream" (one generator seeded with ``seed``, batch after batch: every stored model)
+#: or "per_step" (batch i from a generator seeded with ``(seed, i)``: any number of worker processes can draw them,
+#: and get the same batches; for runs whose data preparation outpaces one worker, as on a GPU)
+DATA_SEEDINGS = ("stream", "per_step")
+
+
+@dataclass
+class TrainResult:
+    steps: int
+    seconds: float
+    losses: list[float] = field(default_factory=list)   # mean loss per logged window
+    log_every: int = LOG_EVERY
+
+
+def lr_at(step: int, cfg: TrainConfig) -> float:
+    """Linear warm-up to ``lr``, then cosine decay to ``lr * min_lr_ratio`` at ``cfg.steps``."""
+    if step < cfg.warmup_steps:
+        return cfg.lr * (step + 1) / cfg.warmup_steps
+    progress = (step - cfg.warmup_steps) / max(1, cfg.steps - cfg.warmup_steps)
+    cosine = 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
+    return cfg.lr * (cfg.min_lr_ratio + (1 - cfg.min_lr_ratio) * cosine)
+
+
+def loss_on(model: Transformer, batch) -> torch.Tensor:
+    """Cross-entropy of the answer tokens; with column targets (``TaskConfig.carry_targets``, ``product_targets``)
+    plus, at equal weight each, that of the carry head on each answer column's incoming carry and that of the
+    product heads on its digit products."""
+    inputs = batch.model_inputs(digits=model.cfg.reads_digits)
+    if batch.carry_targets is None and batch.product_targets is None:
+        logits = model(**inputs)
+        return _cross_entropy(logits, batch.targets)
+    logits, hidden = model(**inputs, return_hidden=True)
+    carry, products = model.column_logits(hidden)
+    loss = _cross_entropy(logits, batch.targets)
+    if batch.carry_targets is not None:
+        loss = loss + _cross_entropy(carry, batch.carry_targets)
+    if batch.product_targets is not None:
+        loss = loss + _cross_entropy(products.flatten(1, 2), batch.product_targets.flatten(1, 2))
+    return loss
+
+
+def _cross_entropy(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """Mean cross-entropy over the supervised entries of ``targets`` ``[B, N]`` (``IGNORE_INDEX`` elsewhere)."""
+    return F.cross_entropy(logits.float().flatten(0, 1), targets.flatten(), ignore_index=IGNORE_INDEX)
+
+
+def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = True, log_every: int | None = None,
+        state_path: str | Path | None = None, resume: bool = False, save_every: int = 0,
+        callback: Callable[[int, float], None] | None = None, desc: str = "training",
+        data_worker: str = "auto", data_workers: int | None = None) -> TrainResult:
+    """Train ``model`` on ``task`` for ``cfg.steps`` steps; returns losses and wall-clock time.
+
+    The model and task configs are checked against each other first (:func:`check_compatible`).
+    With ``state_path`` the optimizer, step, RNG and the unfinished loss window are saved every
+    ``save_every`` steps and at the end; ``resume=True`` continues from that file, which must exist and
+    come from the same run (same model, task and TrainConfig): a resumed run logs exactly the losses of an
+    uninterrupted one. ``resume=False`` starts fresh (and overwrites the file). ``callback(step, loss)``
+    runs every ``log_every`` steps (default 50, or the saved run's value when resuming). ``data_worker`` draws the
+    batches in a forked worker process ("process"), a background thread ("thread") or, "auto", the worker where
+    ``fork`` exists and a second core is free (:func:`~lengen_utils.core.train_runtime.data_worker_mode`; the environment
+    variable ``LENGEN_DATA_WORKER`` overrides "auto"). The batches, and so the run, are the same either way.
+    ``data_workers`` > 1 draws them in that many worker processes, which needs ``cfg.data_seeding="per_step"``
+    (each batch its own generator); ``None`` reads ``LENGEN_DATA_WORKERS`` for such a run, and is 1 otherwise.
+    """
+    from tqdm.auto import tqdm
+
+    check_compatible(model.cfg, task.config)
+    if not isinstance(cfg, TrainConfig):
+        raise ConfigError(f"fit needs a TrainConfig, got {type(cfg).__name__}; use TrainConfig.from_dict for a dict")
+    check_int("fit", "save_every", save_every, minimum=0)
+    if log_every is not None:
+        check_int("fit", "log_every", log_every)
+    if data_worker not in DATA_WORKERS:
+        raise ConfigError(f"fit's data_worker must be one of {DATA_WORKERS}, got {data_worker!r}")
+    try:
+        workers = data_worker_count(data_workers, per_step=cfg.data_seeding == "per_step")
+    except ValueError as err:
+        raise ConfigError(f"fit: {err}") from None
+    state = None
+    if resume:
+        if state_path is None:
+            raise ConfigError("resume=True needs state_path, the training state to continue from")
+        state = load_training_state(state_path)
+        log_every = check_resumable(state, model, task, cfg, log_every, state_path)
+    log_every = log_every or LOG_EVERY
+
+    device = model.device
+    keep_freed_memory()
+    rng = seed_everything(cfg.seed)
+    decay = [p for n, p in model.named_parameters() if p.dim() >= 2 and "position" not in n]
+    no_decay = [p for n, p in model.named_parameters() if not (p.dim() >= 2 and "position" not in n)]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay},
+                             {"params": no_decay, "weight_decay": 0.0}], lr=cfg.lr, betas=cfg.betas)
+    start, losses, window = 0, [], []
+    if state is not None:
+        try:
+            model.load_state_dict(state["model"])
+            opt.load_state_dict(state["optimizer"])
+        except (RuntimeError, ValueError, KeyError) as err:
+            raise CheckpointError(f"the training state at {state_path} does not fit this model "
+                                  f"({error_summary(err)})") from None
+        start, losses, window = int(state["step"]), list(state["losses"]), list(state.get("window", []))
+        rng.bit_generator.state = _restore_rng_state(state["rng"])
+        torch.set_rng_state(state["torch_rng"])
+
+    def snapshot(step: int, rng_state: dict | None = None) -> None:
+        """``rng_state``: the generator after the batches of steps < ``step`` (the prefetcher may be past it)."""
+        if state_path is not None:
+            save_training_state(state_path, {
+                "model": model.state_dict(), "optimizer": opt.state_dict(), "step": step, "losses": losses,
+                "window": [float(x) for x in window], "log_every": log_every,
+                "rng": _rng_state(rng, rng_state),
+                "torch_rng": torch.get_rng_state(), "train_config": cfg.to_dict(),
+                "model_config": model.cfg.to_dict(), "task_config": task.config.to_dict()})
+
+    def draw(step: int):   # in the worker: the batch, and the generator's state after it (for snapshots)
+        source = rng if cfg.data_seeding == "stream" else np.random.default_rng([cfg.seed, step])
+        batch = task.train_batch(source, cfg.batch_size, progress=step / cfg.steps)   # curricula read progress
+        return batch.without_examples(), rng.bit_generator.state
+
+    model.train()
+    t0 = time.perf_counter()
+    bar = tqdm(range(start, cfg.steps), desc=desc, disable=not progress, initial=start, total=cfg.steps)
+    batches = prefetcher(draw, start, cfg.steps, data_worker, workers)
+    rng_state = None       # the generator after the last batch taken (a worker process draws from its own copy)
+    try:
+        for step in bar:
+            batch, rng_state = batches.take()
+            _step(model, opt, cfg, step, batch.to(device), device, window, batches.release)
+            logged = len(window) == log_every or step == cfg.steps - 1
+            if logged:
+                losses.append(float(np.mean([float(x) for x in window])))
+                bar.set_postfix(loss=f"{losses[-1]:.4f}")
+                window = []
+            if save_every and (step + 1) % save_every == 0:
+                snapshot(step + 1, rng_state)
+            if logged and callback is not None:
+                callback(step + 1, losses[-1])
+    finally:
+        batches.close()
+    seconds = time.perf_counter() - t0
+    snapshot(cfg.steps, rng_state)
+    model.eval()
+    return TrainResult(cfg.steps - start, seconds, losses, log_every)
+
+
+def _step(model: Transformer, opt: torch.optim.Optimizer, cfg: TrainConfig, step: int, batch, device: torch.device,
+          window: list, before_backward: Callable[[], None]) -> None:
+    """One optimizer step on ``batch``; its loss (a tensor: no host sync) is appended to ``window``."""
+    for group in opt.param_groups:
+        group["lr"] = lr_at(step, cfg)
+    with autocast(device, cfg.amp):
+        loss = loss_on(model, batch)
+    opt.zero_grad(set_to_none=True)
+    before_backward()
+    loss.backward()
+    if cfg.grad_clip:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
+    opt.step()
+    window.append(loss.detach())     # no host sync here: values are read only at log steps
+
+
+def check_resumable(state: dict, model: Transformer, task: Task, cfg: TrainConfig, log_every: int | None,
+                    state_path: str | Path = "the training state") -> int:
+    """Refuse a training state saved by another run; returns the ``log_every`` to continue with.
+
+    A run is its model config, task config, TrainConfig and loss-log interval: resuming with any of
+    them changed would give a trajectory that no uninterrupted run produces.
+    """
+    fix = "resume with the same settings, or pass resume=False to start fresh"
+    saved_train = state.get("train_config")
+    if saved_train is not None:
+        _refuse_differences(state_path, "TrainConfig", TrainConfig.from_dict(saved_train).to_dict(), cfg.to_dict(), fix)
+    for label, mine in (("ModelConfig", model.cfg.to_dict()), ("TaskConfig", task.config.to_dict())):
+        key = "model_config" if label == "ModelConfig" else "task_config"
+        if state.get(key) is not None:
+            _refuse_differences(state_path, label, state[key], mine, fix)
+    saved_log = state.get("log_every")
+    if saved_log is not None and log_every is not None and log_every != saved_log:
+        raise CheckpointError(f"the training state at {state_path} logged the loss every {saved_log} steps, "
+                              f"this run every {log_every}: the loss log would not match; {fix}")
+    step = state.get("step")
+    if not isinstance(step, int) or not 0 <= step <= cfg.steps:
+        raise CheckpointError(f"the training state at {state_path} is at step {step!r}, outside 0..steps={cfg.steps}")
+    return log_every if log_every is not None else saved_log
+
+
+def _refuse_differences(path, label: str, saved: dict, mine: dict, fix: str) -> None:
+    diffs = [f"{k}={saved.get(k)!r} there, {mine.get(k)!r} here" for k in sorted(set(saved) | set(mine), key=str)
+             if _plain(saved.get(k)) != _plain(mine.get(k))]
+    if diffs:
+        raise CheckpointError(f"the training state at {path} is from another run ({label} differs: "
+                              f"{'; '.join(diffs)}); {fix}")
+
+
+def _plain(value):
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _rng_state(rng: np.random.Generator, state: dict | None = None) -> dict:
+    # torch's weights_only loader accepts plain containers of str/int: store the big ints as strings
+    st = rng.bit_generator.state if state is None else state
+    return {"bit_generator": st["bit_generator"], "state": {k: str(v) for k, v in st["state"].items()},
+            "has_uint32": st["has_uint32"], "uinteger": st["uinteger"]}
+
+
+def _restore_rng_state(saved: dict) -> dict:
+    return {"bit_generator": saved["bit_generator"], "state": {k: int(v) for k, v in saved["state"].items()},
+            "has_uint32": saved["has_uint32"], "uinteger": saved["uinteger"]}

@@ -1,0 +1,232 @@
+"""Notebooks 03, 04 and 05, "At paper scale": the papers' own model sizes, trained on a GPU, evaluated live here.
+
+The zoo's paper-scale entries (tag ``gpu``; :mod:`lengen_utils.lab.zoo.catalog_gpu`) were trained once on an NVIDIA
+H200 by ``python -m lengen_utils.lab.zoo train --device cuda NAME`` and cached in float16. A notebook loads each one
+and evaluates it live on the CPU, with the KV cache, at a few lengths (``n_eval`` problems each), beside the record
+measured on the GPU (500 problems per length) and the paper's claim. Numbers from the papers are typed here and
+labelled as theirs; measured ones come from the manifest or from the live run.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...core.claims import claim
+from ...core.constants import EVAL_SEED
+from ...core.evaluate import evaluate_lengths
+from ..notebook import n_eval, pct, render_md
+from ..plots.curves import accuracy_vs_length
+from ...lab.zoo import entry, load, read_manifest, recipe_entries
+
+LIVE_SEED = EVAL_SEED + 2          # live test sets apart from the recorded ones
+
+
+@dataclass(frozen=True)
+class PaperScale:
+    """One paper-scale recipe as a notebook shows it."""
+    recipe: str                                 # the zoo recipe (its built seeds are shown)
+    live_lengths: tuple[int, ...]               # operand lengths evaluated live on the CPU
+    live_n: int                                 # problems per length live (fast mode: a fifth)
+    paper: str                                  # the paper's claim, typed, with its figure
+    paper_points: tuple[tuple[int, float], ...] = ()   # the paper's stated values, plotted as its own series
+    length_phrase: str = "{} digits"            # how the text names one test length
+
+
+#: Cho et al., Section 4: 1 layer, 4 heads, d 512, trained on 1-30 digit additions
+COUPLED = PaperScale(
+    recipe="cho-addition-1to30", live_lengths=(30, 100, 200), live_n=100,
+    paper="more than 95% exact match up to 200-digit additions for 1-layer, 4-head models trained on 1-30 digits "
+          "(Cho et al., Figures 1 and 3, median of 8 runs)",
+    paper_points=((200, 0.95),))
+#: Sabbaghi et al., A2: an RPE encoder trained on 1-5 digit sums, tested to 50 digits in the frame l = 50
+RPE = PaperScale(
+    recipe="sabbaghi-rpe-addition-5to50", live_lengths=(5, 10, 20, 30), live_n=200,
+    paper="high accuracy maintained at longer lengths, falling only at 50 digits where the input loses its pad "
+          "separator (Sabbaghi et al., A2 and Figure 2b)")
+#: Cho et al., Section 6.1: N x 2 multiplication with 2 layers, trained on 1-40 digit multiplicands
+NX2 = PaperScale(
+    recipe="cho-mul-nx2-1to40", live_lengths=(40, 80, 120), live_n=100,
+    paper="with 2 or more layers, coupled models trained on 1-40 digit multiplicands generalize to longer ones, and "
+          "1 layer fails even in training (Cho et al., Section 6.1 and Figure 8)")
+#: Cho et al., Section 6.2: the minesweeper generator, 4 layers x 8 heads, trained on boards of 5-9 per side
+MINESWEEPER = PaperScale(
+    recipe="cho-minesweeper-5to9", live_lengths=(9, 12, 14), live_n=100,
+    paper="over 98% up to width 12 and near 90% at width 14, on square boards, for a 4-layer, 8-head model trained "
+          "on boards of 5-9 per side (Cho et al., Section 6.2 and Figure 10)",
+    paper_points=((12, 0.98), (14, 0.90)), length_phrase="width {}")
+#: Sabbaghi et al., M2 (Figure 5b): the 3-digit multiplier at the paper's depth, 9 layers
+UPE_M3 = PaperScale(
+    recipe="sabbaghi-upe-m3-9l", live_lengths=(3, 5, 10, 13), live_n=200,
+    paper="UPE with a 3-digit multiplier, trained on multiplicands of at most 5 digits, keeps about 90% of its "
+          "in-distribution accuracy at 16 digits (Sabbaghi et al., M2 and Figure 5b; 9 layers, d 768)")
+#: notebook 05's section "at paper scale": addition, N x 2 and minesweeper
+NB05 = (COUPLED, NX2, MINESWEEPER)
+
+
+def seeds(spec: PaperScale) -> dict[int, str]:
+    """``{seed: entry}`` of the recipe's built seeds; an unbuilt recipe is named with the command that builds it."""
+    built = recipe_entries(spec.recipe, built_only=True)
+    if not built:
+        names = recipe_entries(spec.recipe)
+        if not names:
+            raise KeyError(f"no zoo recipe {spec.recipe!r}")
+        raise FileNotFoundError(f"{spec.recipe} is not built; on a GPU: `{entry(next(iter(names.values()))).command}`")
+    return built
+
+
+def recorded(spec: PaperScale) -> dict[str, dict[int, float]]:
+    """The GPU-measured exact match per length of each built seed (from the manifest)."""
+    manifest = read_manifest()
+    return {name: {int(k): v for k, v in manifest[name]["metrics"]["em"].items()} for name in seeds(spec).values()}
+
+
+def evaluate_live(spec: PaperScale, n: int | None = None, progress: bool = False) -> dict[str, dict[int, float]]:
+    """Each built seed evaluated live on the CPU at ``spec.live_lengths`` (``n`` problems per length, default
+    ``n_eval(spec.live_n)``): ``{entry: {length: exact match}}``."""
+    n = n_eval(spec.live_n) if n is None else n
+    live = {}
+    for name in seeds(spec).values():
+        model, task = load(name)
+        results = evaluate_lengths(model, task, spec.live_lengths, n=n, seed=LIVE_SEED, progress=progress)
+        live[name] = {k: r.exact_match for k, r in results.items()}
+    return live
+
+
+def live_figure(spec: PaperScale, n: int | None = None) -> dict[str, dict[int, float]]:
+    """:func:`evaluate_live`, then :func:`figure` of it (shown by the notebook); returns the live results."""
+    live = evaluate_live(spec, n)
+    figure(spec, live)
+    return live
+
+
+def live_figures(specs: tuple[PaperScale, ...], n: int | None = None) -> dict[str, dict[str, dict[int, float]]]:
+    """:func:`live_figure` of each spec in turn: ``{recipe: live results}``."""
+    return {spec.recipe: live_figure(spec, n) for spec in specs}
+
+
+def _label(name: str) -> str:
+    return f"seed {entry(name).seed}"
+
+
+def figure(spec: PaperScale, live: dict[str, dict[int, float]]):
+    """The GPU records (lines), the live CPU points (markers) and the paper's stated values, against length."""
+    curves, styles = {}, {}
+    for name, points in recorded(spec).items():
+        curves[f"{_label(name)}, recorded on the GPU"] = points
+    for name, points in live.items():
+        label = f"{_label(name)}, live on this machine"
+        curves[label] = points
+        styles[label] = {"linestyle": "none", "marker": "o", "markersize": 8, "markerfacecolor": "none"}
+    if spec.paper_points:
+        label = "paper: at least this (its bar)"
+        curves[label] = dict(spec.paper_points)
+        styles[label] = {"linestyle": "none", "marker": "*", "markersize": 14, "color": "0.2"}
+    e = entry(next(iter(live)))
+    marks = {"frame width l": e.task.frame_width} if e.task.frame_width else None
+    return accuracy_vs_length(curves, trained_length=e.task.max_digits, styles=styles, marks=marks,
+                              title=f"{spec.recipe}: {e.model.n_layers} layer(s), d {e.model.d_model}, "
+                                    f"{e.model.n_heads} heads, trained on a GPU")
+
+
+def text(spec: PaperScale, live: dict[str, dict[int, float]]) -> str:
+    """What the figure shows, with the numbers from the manifest and the live run."""
+    manifest = read_manifest()
+    names = list(recorded(spec))
+    e = entry(names[0])
+    secs = sorted(manifest[name]["train_seconds"] for name in names)
+    longest = max(spec.live_lengths)
+    worst_live = min(points[longest] for points in live.values())
+    return render_md(
+        "**At paper scale.** {seeds} of `{recipe}` ({params:,} parameters), trained for {steps:,} steps on one {gpu} "
+        "in {secs} s. The paper: {paper}. Live here, on {n_live} problems per length, the worst seed scores {worst:pct} "
+        "at {longest}; the GPU records ({n_rec} problems per length) are the lines.",
+        seeds="One seed" if len(names) == 1 else f"{len(names)} seeds", recipe=spec.recipe,
+        params=manifest[names[0]]["n_parameters"], steps=e.train.steps, gpu=manifest[names[0]].get("gpu", "GPU"),
+        secs=" to ".join(f"{s:.0f}" for s in (secs[0], secs[-1])) if len(secs) > 1 else f"{secs[0]:.0f}",
+        paper=spec.paper, n_live=n_eval(spec.live_n), worst=worst_live, longest=spec.length_phrase.format(longest),
+        n_rec=e.eval_n)
+
+
+def texts(specs: tuple[PaperScale, ...], lives: dict[str, dict[str, dict[int, float]]]) -> str:
+    """:func:`text` of each spec, one paragraph each."""
+    return "\n\n".join(text(spec, lives[spec.recipe]) for spec in specs)
+
+
+def upe_m3_text(live: dict[str, dict[int, float]], cpu_median_at_5: float) -> str:
+    """:func:`text` for :data:`UPE_M3`, then its record against the CPU recipe's median (``cpu_median_at_5``) and
+    what it keeps at 12 digits (2.4x the trained length; the paper's bar is about 90% at 16)."""
+    rec = recorded(UPE_M3)
+    at5, at12 = (min(points[k] for points in rec.values()) for k in (5, 12))
+    return text(UPE_M3, live) + "\n\n" + render_md(
+        "On the recorded test sets it scores {at5:pct} at 5 digits, against the 6-layer CPU recipe's median of "
+        "{cpu:pct} (6 layers, `d_model` 128, as many training problems): the deeper, wider model learns more, and "
+        "still falls short of the 95% that mastering the trained range asks, so this course makes no length claim for the 3-digit multiplier yet. At 12 digits it "
+        "keeps {kept:pct} of its 5-digit accuracy. Next on a GPU: twice the problems, then three seeds and RPE at the "
+        "same budget (`docs/logs/gpu-log.md`).", at5=at5, cpu=cpu_median_at_5, kept=at12 / at5)
+
+
+def check_coupled(live: dict[str, dict[int, float]]) -> None:
+    """Live: every seed of Cho et al.'s model, trained with our recipe, adds 200-digit numbers (>= 95%)."""
+    for name, points in live.items():
+        claim(points[30] >= 0.99, f"{name} should master its trained range (30 digits)", pct(points[30]),
+              "A model that fails in distribution says nothing about length.")
+        claim(points[200] >= 0.95, f"{name} should add 200-digit numbers (>= 95%, the paper's bar)", pct(points[200]),
+              "Then the paper-scale model does not reproduce Cho et al.'s result here.")
+
+
+def check_rpe(live: dict[str, dict[int, float]]) -> None:
+    """Live: the paper-scale RPE encoder masters 1-5 digits and generalizes past them (>= 75% at 10 digits),
+    and falls short of the paper's 50 (< 50% at 30 digits): the honest reading of our budget."""
+    for name, points in live.items():
+        claim(points[5] >= 0.99, f"{name} should master its trained range (5 digits)", pct(points[5]),
+              "A model that fails in distribution says nothing about length.")
+        claim(points[10] >= 0.75, f"{name} should generalize past its trained range (>= 75% at 10 digits)",
+              pct(points[10]))
+        claim(points[30] < 0.5, f"at this budget {name} should not yet reach 30 digits (the text says so)",
+              pct(points[30]), "If it does, the text under-reports it: update the prose.")
+
+
+def check_nx2(live: dict[str, dict[int, float]]) -> None:
+    """Live: every seed of the 2-layer N x 2 model masters its trained range (40 digits) and keeps >= 95% at 2x and
+    >= 80% at 3x the longest trained multiplicand (the targets this course set for Cho et al.'s claim)."""
+    for name, points in live.items():
+        claim(points[40] >= 0.95, f"{name} should master its trained range (40 digits)", pct(points[40]),
+              "A model that fails in distribution says nothing about length.")
+        claim(points[80] >= 0.95, f"{name} should multiply 80-digit numbers by 2 digits (>= 95% at 2x)", pct(points[80]))
+        claim(points[120] >= 0.80, f"{name} should keep >= 80% at 120 digits (3x)", pct(points[120]),
+              "Then the paper-scale N x 2 model does not generalize as far as Cho et al.'s.")
+
+
+def check_minesweeper(live: dict[str, dict[int, float]]) -> None:
+    """Live: the paper-depth minesweeper model masters widths 5-9 and keeps >= 95% at width 12 (1.3x) and >= 85% at
+    14 (1.5x), Cho et al.'s reach (98% to 12, near 90% at 14) within this test's sampling error."""
+    for name, points in live.items():
+        claim(points[9] >= 0.95, f"{name} should master its trained range (boards to 9 x 9)", pct(points[9]),
+              "A model that fails in distribution says nothing about length.")
+        claim(points[12] >= 0.95, f"{name} should solve 12 x 12 boards (>= 95%)", pct(points[12]))
+        claim(points[14] >= 0.85, f"{name} should keep >= 85% on 14 x 14 boards", pct(points[14]),
+              "Then the paper-scale model does not reach Cho et al.'s width 14.")
+
+
+def check_nb05(lives: dict[str, dict[str, dict[int, float]]]) -> None:
+    """The checks of notebook 05's section: :func:`check_coupled`, :func:`check_nx2`, :func:`check_minesweeper`."""
+    check_coupled(lives[COUPLED.recipe])
+    check_nx2(lives[NX2.recipe])
+    check_minesweeper(lives[MINESWEEPER.recipe])
+
+
+def check_upe_m3(cpu_median_at_5: float) -> None:
+    """Re-measured here on the recorded 5-digit test set (500 problems, fixed, so the check does not depend on a
+    sample): the 9-layer 3-digit model beats the CPU recipe's median (``cpu_median_at_5``, from the manifest) and
+    still does not master 5 digits (< 95%), the honest state of the claim that the text states."""
+    for name in seeds(UPE_M3).values():
+        model, task = load(name)
+        em = evaluate_lengths(model, task, [5], n=500, seed=EVAL_SEED)[5].exact_match
+        claim(em > cpu_median_at_5, f"{name} should beat the 6-layer CPU median at 5 digits ({pct(cpu_median_at_5)})",
+              pct(em), "Depth at the same number of problems did not help here.")
+        claim(em < 0.95, f"{name} should not yet master 5 digits (the text says so)", pct(em),
+              "If it does, the text under-reports it: update the prose and make the length claim.")
+
+
+__all__ = ["COUPLED", "MINESWEEPER", "NB05", "NX2", "PaperScale", "RPE", "UPE_M3", "check_coupled", "check_minesweeper",
+           "check_nb05", "check_nx2", "check_rpe", "check_upe_m3", "evaluate_live", "figure", "live_figure",
+           "live_figures", "recorded", "seeds", "text", "texts", "upe_m3_text"]

@@ -1,0 +1,38 @@
+"""The built seeds of one recipe: ``nb05-len10-s0``, ``nb05-len10-s1``, ... are the seeds of method
+``nb05-len10`` (:func:`lengen_utils.lab.zoo.recipe_entries`); a seed that is not built yet is left out."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TypeVar
+
+from ...lab.zoo import metrics, per_digit, recipe_entries
+
+T = TypeVar("T")
+
+#: ``{seed: {length: exact match}}`` of one method, as :mod:`lengen_utils.analysis.generalization` takes it.
+Curves = dict[int, dict[int, float]]
+
+
+def built_entries(method: str) -> dict[int, str]:
+    """``{seed: entry name}`` of the catalog entries of ``method`` that are built (in the manifest)."""
+    return recipe_entries(method, built_only=True)
+
+
+def seed_curves(method: str) -> Curves:
+    """``{seed: {length: EM}}`` of the built seeds of ``method``, read from the manifest (nothing is loaded)."""
+    return {seed: metrics(name) for seed, name in built_entries(method).items()}
+
+
+def seed_per_digit(method: str) -> dict[int, dict[int, dict[int, float]]]:
+    """``{seed: {length: {significance: accuracy}}}`` of the built seeds of ``method`` (manifest)."""
+    return {seed: per_digit(name) for seed, name in built_entries(method).items()}
+
+
+def of_recipe(by_name: Mapping[str, T], method: str) -> list[T]:
+    """The values of ``by_name`` (keyed by entry name, e.g. live measurements) whose entry is a seed of ``method``,
+    in ``by_name``'s order."""
+    seeds = set(recipe_entries(method).values())
+    return [value for name, value in by_name.items() if name in seeds]
+
+
+__all__ = ["Curves", "built_entries", "of_recipe", "seed_curves", "seed_per_digit"]

@@ -1,0 +1,35 @@
+"""The course's interactive widgets (the ipywidgets 7.7 API, so they also run on Colab; tested on 8).
+
+* :class:`FormatExplorer` -- type two operands, pick an operation, a format and a position-ID
+  scheme, and see the tokens, the position IDs and the supervised positions.
+* :class:`TrainedLengthExplorer` -- a slider over the trained length that redraws accuracy against
+  test length from cached zoo results (instant), and a button that retrains the chosen setting live
+  on this machine (never writes ``assets/``). The button states the expected time up front, from the
+  entry's recorded training time and this machine's threads and load (:func:`expected_seconds`),
+  and shows elapsed and remaining time with its progress bar.
+* :class:`MultiplicationExplorer` -- notebook 04: pick the encoding, the multiplier's length and the
+  trained length, see the median exact-match curve over seeds, re-evaluate one checkpoint live.
+* :class:`CouplingExplorer` -- pick a trained length and a position-coupling method (notebook 05), see
+  the median exact match over seeds with its spread and Cho et al.'s generalizable length.
+
+Both take their data as arguments and keep what they last showed in plain attributes
+(``html.value``, ``status.value``, ``last_figure``, ``last_curves``), so they are tested without a
+browser. Only expected input errors (:class:`ProblemError`, :class:`FormatError`,
+:class:`PositionRangeError`) are caught and shown as a message; any other exception in a callback is
+written on the widget (:func:`~lengen_utils.course.widgets.common.on_screen`, so the learner sees it, not only
+the log) and propagates, so a broken widget fails the notebook test instead of failing silently.
+Constructors check their arguments as ``show`` does. Bad arguments
+from code (an unknown format, a frame width outside the slider, a trained length with no entry) raise
+at once with a message that names the valid choices; nothing is clamped or guessed.
+"""
+from __future__ import annotations
+
+from .common import USER_ERRORS, error_html
+from .coupling_explorer import CouplingExplorer, default_choices
+from .format_explorer import SCHEME_CHOICES, FormatExplorer, example_html, scheme_ids
+from .multiplication_explorer import MultiplicationExplorer, nb04_entries
+from .length_explorer import TrainedLengthExplorer, expected_note, expected_seconds, retrain_entry
+
+__all__ = ["MultiplicationExplorer", "nb04_entries", "FormatExplorer", "TrainedLengthExplorer", "SCHEME_CHOICES", "USER_ERRORS", "scheme_ids",
+           "example_html", "error_html", "retrain_entry", "expected_seconds", "expected_note",
+           "CouplingExplorer", "default_choices"]

@@ -1,0 +1,49 @@
+"""The model zoo: named, reproducible training runs cached in ``assets/``.
+
+A zoo entry (:class:`ZooEntry`) is a name, a :class:`TaskConfig`, a :class:`ModelConfig`, a
+:class:`TrainConfig` (whose seed also seeds the initialisation) and the lengths to evaluate; the
+catalog (:mod:`.catalog`) lists them all, the flagship models of ``bench`` included
+(``flagship-coupled`` and ``flagship-ape``: other names, :mod:`.aliases`, of ``nb05-sink-s0`` and
+``nb05-base-ape-s0``). From a shell::
+
+    python -m lengen_utils.lab.zoo list              # entries and whether they are built
+    python -m lengen_utils.lab.zoo train NAME        # train, evaluate, save assets/zoo/NAME.safetensors, record it
+    python -m lengen_utils.lab.zoo verify NAME       # re-measure the cached file, retrain from scratch, compare
+    python -m lengen_utils.lab.zoo migrate --half NAME   # store a float32 entry in float16, re-measure it
+
+``train`` records in ``assets/manifest.json``: the command, the configs, the seed used, the library
+and torch versions, the measured metrics, the training time and the file's sha256; it replaces the
+asset and the manifest together or not at all. New builds are stored in float16 (``"storage": "float16"``)
+and measured after rounding, so the metrics are those of the stored weights. ``load(NAME)`` refuses a missing or altered file and
+says which command rebuilds it; ``metrics(NAME)`` reads ``{length: exact match}`` from the manifest.
+
+Environment: ``LENGEN_ASSETS=/some/folder`` makes the zoo read and write that folder (its
+``manifest.json`` and ``zoo/*.safetensors``) instead of the repository's ``assets/``; use it to
+build or verify entries without touching the committed files. ``LENGEN_THREADS`` sets the CPU threads.
+
+Seeds are data: ``entry(NAME).recipe`` and ``.seed`` say which recipe and seed an entry is,
+``recipe_entries(RECIPE)`` gives ``{seed: name}`` and ``entry_for(RECIPE, SEED)`` one seed's entry; code
+outside the zoo uses these and never builds or parses ``-sN`` names.
+
+Modules: ``entry`` (the dataclass), ``registry`` (names, recipes and seeds), ``aliases`` (other names), ``flagship`` (the bench
+recipes), ``catalog`` (the entries), ``manifest`` (reading, checking and atomically writing the manifest),
+``builder`` (train / load / verify), ``commands`` (the command line).
+"""
+from .aliases import ALIASES, resolve
+from .builder import build, check_buildable, load, measure, train_entry, verify
+from .catalog import ENTRIES, catalog, entry, register
+from .commands import main
+from .entry import ZooEntry, ZooError
+from .flagship import ape_recipe, coupled_recipe, flagship_recipe
+from .manifest import (ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path, commit, manifest_record,
+                       metrics, per_digit, read_manifest, record_in_manifest)
+from .recipe import Recipe, with_overrides
+from .registry import RECIPES, entry_for, get_recipe, recipe_entries, register_recipe
+
+__all__ = [
+    "ALIASES", "ASSETS", "ENTRIES", "MANIFEST", "RECIPES", "REPO_ROOT", "Recipe", "ZooEntry", "ZooError",
+    "ape_recipe", "assets_dir", "build", "catalog", "check_buildable", "checkpoint_path", "commit",
+    "coupled_recipe", "entry", "entry_for", "flagship_recipe", "get_recipe", "load", "main", "manifest_record",
+    "measure", "metrics", "per_digit", "read_manifest", "recipe_entries", "record_in_manifest", "register",
+    "register_recipe", "resolve", "train_entry", "verify", "with_overrides",
+]

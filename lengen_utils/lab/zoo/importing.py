@@ -1,0 +1,61 @@
+"""Bring an entry built elsewhere into assets/: ``python -m lengen_utils.lab.zoo import SOURCE NAME ...``.
+
+A build on another machine (a GPU run of ``scripts/gpu_checks.sh``, or ``LENGEN_ASSETS=/tmp/x python -m
+lengen_utils.lab.zoo train NAME``) leaves a checkpoint and its manifest record. Importing checks, before anything is
+written, that the record is this catalog's entry (same configs and test lengths), that the file is the one the
+record names (sha256) and that it loads; then the file and the record go into assets/ together, as ``zoo train``
+writes them. The record is kept as built: its command, device, seconds and metrics.
+
+``SOURCE`` is an assets folder (``manifest.json`` and ``zoo/NAME.safetensors``) or a flat folder of
+``NAME.safetensors`` files with ``manifest.json`` or ``manifest-NAME.json`` beside them.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from ...core.checkpoint import CheckpointError, file_sha256, load_model
+from .builder import catalog_entry_of
+from .entry import ZooError
+from .manifest import assets_dir, commit
+
+
+def _source_files(source: Path, name: str) -> tuple[Path, dict]:
+    """The checkpoint and the record of ``name`` in ``source`` (either layout); a missing one raises ZooError."""
+    files = [source / "zoo" / f"{name}.safetensors", source / f"{name}.safetensors"]
+    checkpoint = next((f for f in files if f.is_file()), None)
+    if checkpoint is None:
+        raise ZooError(f"{source} has no checkpoint of {name!r} (looked for {', '.join(map(str, files))})")
+    for manifest in (source / "manifest.json", source / f"manifest-{name}.json"):
+        if manifest.is_file():
+            try:
+                records = json.loads(manifest.read_text())
+            except (OSError, json.JSONDecodeError) as err:
+                raise ZooError(f"cannot read {manifest} ({err})") from None
+            if isinstance(records, dict) and isinstance(records.get(name), dict):
+                return checkpoint, records[name]
+    raise ZooError(f"{source} has no manifest record of {name!r} (manifest.json or manifest-{name}.json)")
+
+
+def import_entry(name: str, source: str | Path, assets: Path | None = None) -> dict:
+    """Check ``name``'s checkpoint and record in ``source`` and add both to ``assets`` (default assets/)."""
+    source = Path(source)
+    if not source.is_dir():
+        raise ZooError(f"{source} is not a folder")
+    checkpoint, record = _source_files(source, name)
+    try:
+        catalog_entry_of(name, record)
+    except (AssertionError, KeyError, TypeError, ValueError) as err:
+        raise ZooError(f"{name}: the record in {source} is not this catalog's entry ({err})") from None
+    if record.get("sha256") != file_sha256(checkpoint):
+        raise ZooError(f"{checkpoint} is not the file its record names (sha256 differs); copy it again")
+    try:
+        load_model(checkpoint, expected_sha256=record["sha256"])
+    except CheckpointError as err:
+        raise ZooError(f"{checkpoint} does not load: {err}") from None
+    kept = {k: v for k, v in record.items() if k not in ("file", "sha256")}
+    return commit(name, kept, lambda path: shutil.copyfile(checkpoint, path), assets_dir(assets))
+
+
+__all__ = ["import_entry"]

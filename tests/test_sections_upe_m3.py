@@ -146,3 +146,20 @@ def test_the_best_recipes_table_and_weakest_columns():
     weak = best.weakest_columns(planted_columns(digit=0.6))
     assert weak == {5: (2, 0.6), 10: (2, 0.6)}
     assert best._values([0.29, 0.436]) == "29.0%-43.6% over 2 seeds" and best._values([]) == "(not built)"
+
+
+def test_rpe_at_the_same_budget_is_checked_against_mastery_and_the_gap():
+    upe = {"u0": {1: 1.0, 5: 0.85, 10: 0.6}, "u1": {1: 1.0, 5: 0.8, 10: 0.5}}
+    upe_m3_best.check_rpe({"r0": {1: 1.0, 5: 0.86, 10: 0.5}}, upe)           # close to UPE: the text holds
+    with pytest.raises(ClaimFailed, match="master"):
+        upe_m3_best.check_rpe({"r0": {1: 1.0, 5: 0.97, 10: 0.5}}, upe)
+    with pytest.raises(ClaimFailed, match="not be clearly below"):
+        upe_m3_best.check_rpe({"r0": {1: 1.0, 5: 0.86, 10: 0.2}}, upe)       # the paper's gap: the text would be wrong
+
+
+def test_the_comparison_table_and_text_read_both_recipes():
+    rows = upe_m3_best.comparison_table()
+    assert set(rows) == {"UPE", "RPE"} and rows["UPE"]["seeds"] == str(len(upe_m3_best.seeds()))
+    assert rows["RPE"]["seeds"] == str(len(upe_m3_best.seeds(upe_m3_best.RPE_SAME)))
+    text = upe_m3_best.rpe_text({"r0": {1: 1.0, 5: 0.861, 10: 0.5}}, {"u0": {1: 1.0, 5: 0.8, 10: 0.6}})
+    assert "86.1% at 5 digits against UPE's 80.0%" in text and "50.0% at 10 digits against 60.0%" in text

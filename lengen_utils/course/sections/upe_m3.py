@@ -237,9 +237,9 @@ def next_steps_text(name: str = SEARCH["+ curriculum, twice the steps"]) -> str:
     return grew + render_md(
         "**What we would try next.** The read-outs found the weak spot and moved it, and the best recipe was still "
         "improving when its budget ended. Next, in order: more steps, or a learning rate that decays later (its seeds "
-        "took {minutes:.0f} minutes each on one thread, the limit of our CPU budget: a GPU's job); then RPE with the "
-        "same read-outs at the same budget, which the claim of Figure 5b needs once a model masters its trained "
-        "range; read-outs at the layers where each step belongs (the products early, the column sum later); and the "
+        "took {minutes:.0f} minutes each on one thread, the limit of our CPU budget: a GPU's job); then, once a model "
+        "masters its trained range, RPE against it past that range (the comparison above is at the same budget, "
+        "with neither mastered); read-outs at the layers where each step belongs (the products early, the column sum later); and the "
         "paper's depth on a GPU (the next subsection: 9 layers, on as many problems). A decoder that writes the product units "
         "first would get each column's carry from its own previous step (Cho's $N \\times 2$ models of notebook 05 "
         "do), but that is no longer Sabbaghi's encoder. A wider MLP did not help, and 8 layers helped less than twice "

@@ -19,6 +19,7 @@ from .catalog import catalog
 from .entry import ZooError
 from .manifest import assets_dir, manifest_record, read_manifest
 from .migrate import half_entry, migrate_entry, outdated
+from .registry import unknown_entries_message
 from .report import markdown_table, update_readme
 
 PROG = "python -m lengen_utils.lab.zoo"
@@ -57,9 +58,7 @@ def _known(names: list[str]) -> list[str]:
     """``names`` with each alias read as its entry; an unknown name raises :class:`UsageError`."""
     unknown = [n for n in names if resolve(n) not in catalog()]
     if unknown:
-        raise UsageError(f"unknown zoo entr{'y' if len(unknown) == 1 else 'ies'} "
-                         f"{', '.join(map(repr, unknown))}; known entries: {', '.join(sorted(catalog()))}; "
-                         f"other names: {', '.join(sorted(ALIASES))}")
+        raise UsageError(unknown_entries_message(unknown))
     return names
 
 

@@ -65,13 +65,24 @@ def catalog() -> dict[str, ZooEntry]:
     return ENTRIES
 
 
+def unknown_entries_message(names: list[str]) -> str:
+    """One sentence for names that are no entry: each with its closest entries or aliases, and where the full list
+    is (the catalog holds hundreds: listing them all buries the answer)."""
+    known = sorted(ENTRIES) + sorted(ALIASES)
+    parts = []
+    for name in names:
+        close = difflib.get_close_matches(name, known, n=5, cutoff=0.5)
+        parts.append(f"{name!r} (closest: {', '.join(close)})" if close else repr(name))
+    return (f"unknown zoo entr{'y' if len(names) == 1 else 'ies'} {'; '.join(parts)}; "
+            f"`python -m lengen_utils.lab.zoo list` lists the {len(ENTRIES)} known entries")
+
+
 def entry(name: str) -> ZooEntry:
     """The entry called ``name`` (or that the alias ``name`` stands for, :mod:`.aliases`); an unknown name raises
-    :class:`ZooError` listing the known ones."""
+    :class:`ZooError` naming the closest known ones."""
     name = resolve(name)
     if name not in ENTRIES:
-        raise ZooError(f"unknown zoo entry {name!r}; known entries: {', '.join(sorted(ENTRIES)) or 'none'}; other "
-                       f"names: {', '.join(sorted(ALIASES)) or 'none'}")
+        raise ZooError(unknown_entries_message([name]))
     return ENTRIES[name]
 
 

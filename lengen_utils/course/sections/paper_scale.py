@@ -117,7 +117,7 @@ def figure(spec: PaperScale, live: dict[str, dict[int, float]]):
         curves[label] = points
         styles[label] = {"linestyle": "none", "marker": "o", "markersize": 8, "markerfacecolor": "none"}
     if spec.paper_points:
-        label = "paper: at least this (its bar)"
+        label = "the paper's stated values"
         curves[label] = dict(spec.paper_points)
         styles[label] = {"linestyle": "none", "marker": "*", "markersize": 14, "color": "0.2"}
     e = entry(next(iter(live)))

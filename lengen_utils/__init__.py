@@ -14,6 +14,8 @@ The tree shows the layers, lowest first (nothing imports a layer above it; tests
 This module is the facade: it re-exports the everyday names, and ``from lengen_utils import zoo`` (any module
 above, by its short name) still works; no module of the package imports it.
 """
+import importlib
+
 from .core.constants import __version__
 
 from .core.checkpoint import CheckpointError, load_model, save_model
@@ -52,7 +54,6 @@ _SUBMODULES = {
 def __getattr__(name: str):
     """A module by its short name (PEP 562), imported on first use: the facade over the tree."""
     if name in _SUBMODULES:
-        import importlib
         module = importlib.import_module(f"{__name__}.{_SUBMODULES[name]}.{name}")
         globals()[name] = module
         return module

@@ -5,6 +5,8 @@
 #
 # SKIP_BENCH=1 skips stages 2-3 (already recorded in docs/logs/gpu-log.md); VERIFY="NAME ..." re-measures those
 # cached GPU entries on CUDA (`zoo verify --no-retrain`; the device then needs them under assets/).
+# MAX_SECONDS=S stops each training after about S seconds (`zoo train --max-seconds`, recorded as stopped early);
+# RECORD_ONLY="NAME ..." names entries too large to come back (their manifest record does, in results.tar).
 # 1. the GPU's name; 2. throughput of the three named shapes on CUDA (clean timings, nothing else running);
 # 3. the batched-seed speed-up (multiseed --k 4); 4. the paper-scale zoo entries (tag gpu, default: all of
 # the unbuilt ones), trained side by side on the one GPU, each into its own assets folder, while `pytest -m cuda`
@@ -48,7 +50,7 @@ export LENGEN_DATA_WORKERS=${LENGEN_DATA_WORKERS:-$share}   # batch-drawing proc
 for name in "${ENTRIES[@]}"; do
   mkdir -p "$work/assets-$name/zoo"
   LENGEN_ASSETS="$work/assets-$name" timeout "$(left)" $PY -m lengen_utils.lab.zoo train --device cuda "$name" \
-    >"$work/logs/train-$name.log" 2>&1 &
+    ${MAX_SECONDS:+--max-seconds "$MAX_SECONDS"} >"$work/logs/train-$name.log" 2>&1 &
   pids+=($!)
 done
 timeout "$(( $(left) > 300 ? 300 : $(left) ))" $PY -m pytest -m cuda tests/test_cuda.py -q -p no:nbval \
@@ -62,7 +64,9 @@ for pid in "${pids[@]}"; do wait "$pid"; done
 
 for name in "${ENTRIES[@]}"; do
   f="$work/assets-$name/zoo/$name.safetensors"
-  [ -f "$f" ] && cp "$f" "$OUT/" && cp "$work/assets-$name/manifest.json" "$work/logs/manifest-$name.json"
+  [ -f "$work/assets-$name/manifest.json" ] && cp "$work/assets-$name/manifest.json" "$work/logs/manifest-$name.json"
+  case " ${RECORD_ONLY:-} " in *" $name "*) continue ;; esac
+  [ -f "$f" ] && cp "$f" "$OUT/"
 done
 tar -C "$work" -cf "$OUT/results.tar" logs
 echo "done in $(( $(date +%s) - start )) s"; ls -la "$OUT"; tail -n 3 "$work"/logs/*.log

@@ -14,3 +14,10 @@ IGNORE_INDEX = -100
 #: Seed of the evaluation problems. Training seeds are small integers (0, 1, 2, ...); 999 keeps every
 #: test set disjoint in its random stream from any training stream and identical across runs.
 EVAL_SEED = 999
+
+#: Seed of a fixed training set (``TaskConfig.train_set_size``): the same set for every run of a config.
+TRAIN_SET_SEED = 1001
+
+#: Seed of the validation set that checkpoint selection reads (``TrainConfig.select_lengths``): apart from the test
+#: sets (``EVAL_SEED``), so a selected checkpoint is measured on problems it was not chosen on.
+SELECT_SEED = 1002

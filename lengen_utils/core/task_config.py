@@ -61,7 +61,15 @@ class TaskConfig:
     position: the carry that column receives from the columns below (:func:`~lengen_utils.core.carries.column_carries`),
     read out by the model's carry head (``ModelConfig.carry_classes``). ``product_targets=True`` adds the column's
     ``k`` digit products ``a_{s-r} b_r`` (:func:`~lengen_utils.core.carries.column_products`), read out by the product
-    heads (``ModelConfig.product_heads``). The answer and the test are unchanged."""
+    heads (``ModelConfig.product_heads``). The answer and the test are unchanged.
+
+    ``train_set_size=n > 0`` trains on a fixed set of ``n`` problems drawn once by the sampler (Sabbaghi et al. train
+    on 100k samples), each batch drawn from it with replacement; 0 (the default) draws fresh problems every step.
+
+    ``mask_operator=True`` (encoder formats) hides the operator token from every query, as padding is hidden. With an
+    attention window (notebook 04) it removes a cue that does not extend: in training every query that saw ``x`` in its
+    window had ``pad`` as its target, so past 14 digits the top answer digits, which then sit next to ``x``, read
+    "pad here"."""
 
     op: str = "+"
     format: str = "cho"
@@ -85,6 +93,8 @@ class TaskConfig:
     curriculum_fraction: float = DEFAULT_FRACTION   # share of training the curriculum's stages take
     carry_targets: bool = False          # training also supervises each answer column's incoming carry (encoder, x)
     product_targets: bool = False        # ... and each of the column's k digit products (encoder, x)
+    train_set_size: int = 0              # > 0: a fixed training set of this many problems (Sabbaghi: 100k), else fresh
+    mask_operator: bool = False          # encoder: no query attends to the operator token (x or +)
 
     def __post_init__(self) -> None:
         own = "TaskConfig"
@@ -134,6 +144,14 @@ class TaskConfig:
         self._check_positions_fit(width)
         self._check_filler()
         self._check_curriculum()
+        check_int(own, "train_set_size", self.train_set_size, minimum=0)
+        check_bool(own, "mask_operator", self.mask_operator)
+        if self.mask_operator and spec.layout != "encoder":
+            raise ConfigError(f"mask_operator=True hides the operator from an encoder's queries; the {self.format} "
+                              f"format is read by a decoder (use an encoder format such as 'sabbaghi')")
+        if self.train_set_size and self.curriculum != "none":
+            raise ConfigError(f"train_set_size={self.train_set_size} fixes the training problems once; "
+                              f"curriculum={self.curriculum!r} changes them as training goes (use one of them)")
         for name in ("carry_targets", "product_targets"):
             if getattr(self, name) and (self.op != "*" or spec.layout != "encoder" or self.shift_augment):
                 raise ConfigError(f"{name}=True supervises the columns of a product read by an encoder (op='*', "
@@ -183,7 +201,7 @@ class TaskConfig:
         check_bool(own, "random_start", self.random_start)
         unused = [n for n in ("op", "multiplier_digits", "frame_width", "shift_augment", "shift_max_width",
                               "multiplier_exact", "filler_max", "spaces", "curriculum", "curriculum_fraction",
-                              "carry_targets", "product_targets")
+                              "carry_targets", "product_targets", "train_set_size", "mask_operator")
                   if getattr(self, n) != getattr(defaults, n)]
         if unused:
             raise ConfigError(f"{unused} are arithmetic options; the minesweeper task leaves them at their defaults")

@@ -18,7 +18,7 @@ from .board_format import encode_board
 from .boards import sample_boards, sample_square_boards
 from .complexity_sampling import sample_mixed_complexity, sample_uniform_over_complexity
 from .config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict
-from .constants import EVAL_SEED
+from .constants import EVAL_SEED, TRAIN_SET_SEED
 from .curriculum import curriculum_cap, sample_cascade_stage
 from .formats import N_HINTS, Example, answer_width, encode, get_format
 from .positions import PositionRangeError, PositionScheme
@@ -27,6 +27,7 @@ from .spaces import add_spaces
 from .task_config import (BOARD_PACK_GAP, COMPLEXITY_SAMPLERS, DEFAULT_MAX_POSITION, SAMPLERS, TASKS,
                           TaskConfig)
 from .text_filler import add_filler, filler_rng, frame_ids
+from .vocab import TOKEN_ID
 
 __all__ = [
     "Task", "TaskConfig", "Batch", "collate", "problem_digits", "ConfigError", "check_bool", "check_choice",
@@ -46,6 +47,19 @@ class Task:
         self.board = config.task == "minesweeper"
         scheme = BoardPositions if self.board else PositionScheme
         self.scheme = scheme(config.positions, config.random_start, config.max_position)
+        self._train_set: list[P.Problem] | None = None   # TaskConfig.train_set_size: drawn on first use
+
+    def train_set(self) -> list[P.Problem]:
+        """The fixed training set of ``config.train_set_size`` problems (drawn once, with the seed
+        ``TRAIN_SET_SEED``, so every run of the config trains on the same set, as a paper's data set)."""
+        n = self.config.train_set_size
+        if not n:
+            raise ConfigError("this task draws fresh training problems every step (train_set_size=0)")
+        if self._train_set is None:
+            rng = np.random.default_rng([TRAIN_SET_SEED, n])
+            self._train_set = self._sample(rng, self.config.max_digits, n, self.config.multiplier_digits,
+                                           self.config.multiplier_exact)
+        return self._train_set
 
     def at_start(self, start: int) -> "Task":
         """The same task, evaluated with the position IDs starting at ``start`` instead of the scheme's default
@@ -80,7 +94,10 @@ class Task:
                                   f"pass progress=step/steps (train.fit does)")
             cap = curriculum_cap(c.curriculum, progress, c.curriculum_fraction, c.min_digits, c.max_digits,
                                  c.multiplier_digits)
-        if cap is not None and c.curriculum == "cascade":
+        if c.train_set_size:                           # a fixed set (no curriculum: TaskConfig refuses both)
+            pool = self.train_set()
+            probs = [pool[i] for i in rng.integers(0, len(pool), size=n)]
+        elif cap is not None and c.curriculum == "cascade":
             probs = sample_cascade_stage(rng, c.min_digits, c.max_digits, cap, n)
         else:
             if cap is not None and c.curriculum == "multiplier":
@@ -157,6 +174,8 @@ class Task:
             batch.number_ids = torch.zeros_like(batch.position_ids)
             for b, e in enumerate(examples):
                 batch.number_ids[b, :len(e)] = torch.tensor(frame_ids(e))
+        if self.config.mask_operator:          # the operator is hidden from every query, as padding is
+            batch.key_padding &= batch.tokens != TOKEN_ID[self.config.op]
         if self.config.carry_targets:
             batch.carry_targets = carry_target_ids(examples, batch.tokens.shape[1])
         if self.config.product_targets:

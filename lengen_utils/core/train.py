@@ -22,8 +22,9 @@ import torch.nn.functional as F
 from .checkpoint import CheckpointError, error_summary, load_training_state, save_training_state
 from .compatibility import check_compatible
 from .config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict
-from .constants import IGNORE_INDEX
+from .constants import IGNORE_INDEX, SELECT_SEED
 from .device import autocast, seed_everything
+from .evaluate import evaluate_lengths
 from .model import Transformer
 from .tasks import Task
 from .train_runtime import DATA_WORKERS, data_worker_count, keep_freed_memory, prefetcher
@@ -44,6 +45,9 @@ class TrainConfig:
     seed: int = 0
     amp: bool = True                   # bf16 autocast on CUDA only
     data_seeding: str = "stream"       # "stream": one generator, batch after batch; "per_step": batch i from (seed, i)
+    select_lengths: tuple[int, ...] = ()   # checkpoint selection (the papers' protocol): validation lengths
+    select_n: int = 100                # validation problems per length
+    select_every: int = 0              # steps between two validations (0: no selection, the final checkpoint)
 
     def __post_init__(self) -> None:
         own = "TrainConfig"
@@ -63,6 +67,26 @@ class TrainConfig:
         for beta in betas:
             _check_number(own, "betas", beta, low=0, high=1, open_high=True)
         object.__setattr__(self, "betas", tuple(float(x) for x in betas))
+        self._check_selection()
+
+    def _check_selection(self) -> None:
+        """Checkpoint selection needs both its lengths and its interval, or neither."""
+        own, lengths = "TrainConfig", self.select_lengths
+        if not isinstance(lengths, (tuple, list)):
+            raise ConfigError(f"{own}.select_lengths must be a list of operand lengths, got {lengths!r}")
+        for length in lengths:
+            check_int(own, "select_lengths", length)
+        object.__setattr__(self, "select_lengths", tuple(int(x) for x in lengths))
+        check_int(own, "select_n", self.select_n)
+        check_int(own, "select_every", self.select_every, minimum=0)
+        if bool(self.select_every) != bool(self.select_lengths):
+            raise ConfigError(f"checkpoint selection needs select_every > 0 and select_lengths together; got "
+                              f"select_every={self.select_every}, select_lengths={list(self.select_lengths)}")
+
+    @property
+    def selects(self) -> bool:
+        """True when training keeps the checkpoint that scores best on the validation lengths."""
+        return bool(self.select_every)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -97,6 +121,47 @@ class TrainResult:
     seconds: float
     losses: list[float] = field(default_factory=list)   # mean loss per logged window
     log_every: int = LOG_EVERY
+    selection: "Selection | None" = None                 # with TrainConfig.select_every: the validation curve
+
+
+@dataclass
+class Selection:
+    """Checkpoint selection as Sabbaghi et al. and Cho et al. report it: every ``every`` steps, the exact match on a
+    small fixed validation set of (longer) lengths; the checkpoint with the best mean is kept (the earliest of
+    equals). This peeks at lengths the model never trained on: the papers do it, and a result that uses it says so.
+    ``state`` holds the selected weights (on the CPU); ``curve[length]`` the exact match at each of ``steps``."""
+
+    lengths: tuple[int, ...]
+    n: int
+    every: int
+    seed: int
+    steps: list[int] = field(default_factory=list)
+    curve: dict[int, list[float]] = field(default_factory=dict)
+    selected_step: int | None = None
+    best: float = -1.0
+    state: dict | None = None
+
+    def record(self) -> dict:
+        """The curve and the choice, as a manifest records them (no weights)."""
+        return {"lengths": list(self.lengths), "n": self.n, "every": self.every, "seed": self.seed,
+                "steps": list(self.steps), "em": {str(k): list(v) for k, v in self.curve.items()},
+                "selected_step": self.selected_step, "selected_mean_em": round(self.best, 4)}
+
+
+def _validate(model: Transformer, task: Task, selection: Selection, step: int) -> None:
+    """Measure the validation lengths at ``step`` and keep the weights if their mean exact match is the best yet."""
+    was_training = model.training
+    model.eval()
+    results = evaluate_lengths(model, task, selection.lengths, n=selection.n, seed=selection.seed)
+    model.train(was_training)
+    ems = [results[k].exact_match for k in selection.lengths]
+    selection.steps.append(step)
+    for k, em in zip(selection.lengths, ems):
+        selection.curve.setdefault(k, []).append(round(em, 4))
+    mean = float(np.mean(ems))
+    if mean > selection.best:
+        selection.best, selection.selected_step = mean, step
+        selection.state = {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
 
 
 def lr_at(step: int, cfg: TrainConfig) -> float:
@@ -134,7 +199,8 @@ def _cross_entropy(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
 def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = True, log_every: int | None = None,
         state_path: str | Path | None = None, resume: bool = False, save_every: int = 0,
         callback: Callable[[int, float], None] | None = None, desc: str = "training",
-        data_worker: str = "auto", data_workers: int | None = None) -> TrainResult:
+        data_worker: str = "auto", data_workers: int | None = None,
+        max_seconds: float | None = None) -> TrainResult:
     """Train ``model`` on ``task`` for ``cfg.steps`` steps; returns losses and wall-clock time.
 
     The model and task configs are checked against each other first (:func:`check_compatible`).
@@ -148,6 +214,10 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     variable ``LENGEN_DATA_WORKER`` overrides "auto"). The batches, and so the run, are the same either way.
     ``data_workers`` > 1 draws them in that many worker processes, which needs ``cfg.data_seeding="per_step"``
     (each batch its own generator); ``None`` reads ``LENGEN_DATA_WORKERS`` for such a run, and is 1 otherwise.
+    With ``cfg.select_every`` (the papers' checkpoint selection) the result's ``selection`` holds the validation curve
+    and the selected weights; the model itself is left at its final step. ``max_seconds`` stops training at the first
+    logged step past that many seconds (a bounded run on a lent machine): the result's ``steps`` then says how far it
+    got, and the schedule is the planned one, cut short.
     """
     from tqdm.auto import tqdm
 
@@ -155,6 +225,9 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     if not isinstance(cfg, TrainConfig):
         raise ConfigError(f"fit needs a TrainConfig, got {type(cfg).__name__}; use TrainConfig.from_dict for a dict")
     check_int("fit", "save_every", save_every, minimum=0)
+    if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))
+                                    or not max_seconds > 0):
+        raise ConfigError(f"fit's max_seconds must be a number of seconds > 0, got {max_seconds!r}")
     if log_every is not None:
         check_int("fit", "log_every", log_every)
     if data_worker not in DATA_WORKERS:
@@ -179,6 +252,7 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay},
                              {"params": no_decay, "weight_decay": 0.0}], lr=cfg.lr, betas=cfg.betas)
     start, losses, window = 0, [], []
+    selection = (Selection(cfg.select_lengths, cfg.select_n, cfg.select_every, SELECT_SEED) if cfg.selects else None)
     if state is not None:
         try:
             model.load_state_dict(state["model"])
@@ -187,6 +261,11 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
             raise CheckpointError(f"the training state at {state_path} does not fit this model "
                                   f"({error_summary(err)})") from None
         start, losses, window = int(state["step"]), list(state["losses"]), list(state.get("window", []))
+        if selection is not None and state.get("selection") is not None:
+            saved = state["selection"]
+            selection.steps, selection.selected_step = list(saved["steps"]), saved["selected_step"]
+            selection.curve = {int(k): list(v) for k, v in saved["curve"].items()}
+            selection.best, selection.state = float(saved["best"]), saved["state"]
         rng.bit_generator.state = _restore_rng_state(state["rng"])
         torch.set_rng_state(state["torch_rng"])
 
@@ -198,7 +277,10 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
                 "window": [float(x) for x in window], "log_every": log_every,
                 "rng": _rng_state(rng, rng_state),
                 "torch_rng": torch.get_rng_state(), "train_config": cfg.to_dict(),
-                "model_config": model.cfg.to_dict(), "task_config": task.config.to_dict()})
+                "model_config": model.cfg.to_dict(), "task_config": task.config.to_dict(),
+                "selection": None if selection is None else {
+                    "steps": selection.steps, "curve": selection.curve, "selected_step": selection.selected_step,
+                    "best": selection.best, "state": selection.state}})
 
     def draw(step: int):   # in the worker: the batch, and the generator's state after it (for snapshots)
         source = rng if cfg.data_seeding == "stream" else np.random.default_rng([cfg.seed, step])
@@ -210,6 +292,7 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     bar = tqdm(range(start, cfg.steps), desc=desc, disable=not progress, initial=start, total=cfg.steps)
     batches = prefetcher(draw, start, cfg.steps, data_worker, workers)
     rng_state = None       # the generator after the last batch taken (a worker process draws from its own copy)
+    done = cfg.steps       # the step training ends at (earlier with max_seconds)
     try:
         for step in bar:
             batch, rng_state = batches.take()
@@ -219,16 +302,26 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
                 losses.append(float(np.mean([float(x) for x in window])))
                 bar.set_postfix(loss=f"{losses[-1]:.4f}")
                 window = []
+            out_of_time = logged and max_seconds is not None and time.perf_counter() - t0 > max_seconds
+            if selection is not None and ((step + 1) % cfg.select_every == 0 or step == cfg.steps - 1 or out_of_time):
+                _validate(model, task, selection, step + 1)
+                if progress:
+                    bar.write(f"step {step + 1}: validation EM " + ", ".join(
+                        f"{k}: {v[-1]:.3f}" for k, v in selection.curve.items()))
             if save_every and (step + 1) % save_every == 0:
                 snapshot(step + 1, rng_state)
             if logged and callback is not None:
                 callback(step + 1, losses[-1])
+            if out_of_time:
+                done = step + 1
+                break
     finally:
         batches.close()
+        bar.close()
     seconds = time.perf_counter() - t0
-    snapshot(cfg.steps, rng_state)
+    snapshot(done, rng_state)
     model.eval()
-    return TrainResult(cfg.steps - start, seconds, losses, log_every)
+    return TrainResult(done - start, seconds, losses, log_every, selection)
 
 
 def _step(model: Transformer, opt: torch.optim.Optimizer, cfg: TrainConfig, step: int, batch, device: torch.device,

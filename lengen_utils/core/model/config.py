@@ -10,9 +10,10 @@ from ..vocab import ARITHMETIC_VOCAB
 
 ENCODINGS = ("none", "learned", "sinusoidal", "rpe", "upe", "rope", "alibi")
 NORMS = ("layernorm", "rmsnorm", "none")
+NORM_PLACEMENTS = ("pre", "post")
 ACTIVATIONS = ("gelu", "relu")
 
-__all__ = ["ENCODINGS", "ConfigError", "ModelConfig"]
+__all__ = ["ENCODINGS", "NORM_PLACEMENTS", "ConfigError", "ModelConfig"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,11 @@ class ModelConfig:
     ``arithmetic_heads=h`` (encoder only): the first h heads of every layer add relative key vectors among
     the number tokens only, indexed by frame IDs (Sabbaghi Section 3.3, :mod:`.arithmetic_heads`).
 
+    ``norm_placement="post"`` is BERT's block (Sabbaghi et al. train Huggingface's BERT): ``Norm(x + Attn(x))`` then
+    ``Norm(x + MLP(x))``, a norm on the embeddings and none before the read-out; "pre" (the default) is
+    ``x + Attn(Norm(x))`` with a final norm. ``dropout`` (BERT: 0.1) drops attention probabilities, the attention and
+    MLP outputs and the embeddings, in training only.
+
     ``max_positions`` is the number of rows of the learned table (IDs ``0..max_positions-1``); its
     default is one more than :class:`~lengen_utils.core.tasks.TaskConfig`'s default ``max_position``, so the
     two defaults work together.
@@ -71,6 +77,7 @@ class ModelConfig:
     rpe_scale: float = 1.0             # RPE/UPE vectors = stored parameter x scale (faster learning under Adam)
     dropout: float = 0.0
     norm: str = "layernorm"           # "layernorm", "rmsnorm" or "none" (hand-built weights)
+    norm_placement: str = "pre"       # "pre": x + f(Norm(x)); "post": Norm(x + f(x)), BERT's (Sabbaghi et al.)
     activation: str = "gelu"          # MLP non-linearity: "gelu" or "relu"
     rope_base: float = 10000.0
     arithmetic_heads: int = 0         # Sabbaghi 3.3: first h heads: RPE among number tokens (arithmetic_heads.py)
@@ -87,6 +94,10 @@ class ModelConfig:
         own = "ModelConfig"
         check_choice(own, "encoding", self.encoding, ENCODINGS, "position encoding")
         check_choice(own, "norm", self.norm, NORMS)
+        check_choice(own, "norm_placement", self.norm_placement, NORM_PLACEMENTS)
+        if self.norm_placement == "post" and self.norm == "none":
+            raise ConfigError("norm_placement='post' normalises after each residual sum; norm='none' has no norm "
+                              "to place (choose norm 'layernorm' or 'rmsnorm', or norm_placement 'pre')")
         check_choice(own, "activation", self.activation, ACTIVATIONS)
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff", "max_positions", "upe_slots"):
             check_int(own, name, getattr(self, name))

@@ -1,7 +1,8 @@
 """One Transformer for every experiment: decoder (causal) or encoder (bidirectional), any encoding.
 
 Pre-norm blocks: ``x + Attn(Norm(x))`` then ``x + MLP(Norm(x))``; a final norm and a linear read-out
-over the vocabulary. Inputs are token IDs plus position IDs (and, for UPE, the multiplier slots), so
+over the vocabulary. ``ModelConfig.norm_placement="post"`` gives BERT's post-norm blocks instead (``Norm(x + Attn(x))``
+then ``Norm(x + MLP(x))``, a norm on the embeddings, none before the read-out), as Sabbaghi et al. train. Inputs are token IDs plus position IDs (and, for UPE, the multiplier slots), so
 the same model serves APE, coupling, Abacus and the relative encodings. A looped model
 (``ModelConfig.loops``, ``loops_per_digit``) runs the block stack several times with shared weights; a pass
 ``t`` of layer ``i`` is the ``t * n_layers + i``-th layer for the KV cache, so cached, blocked and full passes
@@ -45,7 +46,9 @@ def _norm(cfg: ModelConfig) -> nn.Module:
 class Block(nn.Module):
     def __init__(self, cfg: ModelConfig):
         super().__init__()
+        self.post_norm = cfg.norm_placement == "post"
         self.norm1, self.norm2 = _norm(cfg), _norm(cfg)
+        self.drop = nn.Dropout(cfg.dropout)      # the attention output's dropout (BERT's hidden dropout)
         self.attn = SelfAttention(cfg)
         self.mlp = nn.Sequential(nn.Linear(cfg.d_model, cfg.d_ff),
                                  nn.ReLU() if cfg.activation == "relu" else nn.GELU(), nn.Linear(cfg.d_ff, cfg.d_model),
@@ -54,9 +57,13 @@ class Block(nn.Module):
     def forward(self, x, position_ids, key_padding=None, uniform_slots=None, return_weights=False, cache=None,
                 layer=0, number_ids=None):
         extra = {} if number_ids is None else {"number_ids": number_ids}   # only models with arithmetic heads
+        if self.post_norm:                      # BERT: Norm(x + Attn(x)), then Norm(x + MLP(x))
+            a, w = self.attn(x, position_ids, key_padding, uniform_slots, return_weights, cache, layer, **extra)
+            x = self.norm1(x + self.drop(a))
+            return self.norm2(x + self.mlp(x)), w
         a, w = self.attn(self.norm1(x), position_ids, key_padding, uniform_slots, return_weights, cache, layer,
                          **extra)
-        x = x + a
+        x = x + self.drop(a)
         x = x + self.mlp(self.norm2(x))
         return x, w
 
@@ -71,7 +78,10 @@ class Transformer(nn.Module):
         nn.init.normal_(self.embed.weight, std=0.02)
         self.position = input_encoding(cfg)
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layers))
-        self.norm = _norm(cfg)
+        post = cfg.norm_placement == "post"     # BERT: a norm on the embeddings, none before the read-out
+        self.embed_norm = _norm(cfg) if post else None
+        self.embed_drop = nn.Dropout(cfg.dropout)
+        self.norm = nn.Identity() if post else _norm(cfg)
         self.head = nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)
         self.carry_head = nn.Linear(cfg.d_model, cfg.carry_classes, bias=False) if cfg.carry_classes else None
         self.product_head = (nn.Linear(cfg.d_model, PRODUCT_CLASSES * cfg.product_heads, bias=False)
@@ -167,6 +177,9 @@ class Transformer(nn.Module):
         x = self.embed(tokens)
         if self.position is not None:
             x = x + self.position(position_ids).to(x.dtype)
+        if self.embed_norm is not None:
+            x = self.embed_norm(x)
+        x = self.embed_drop(x)
         passes, active = self._passes(digits, tuple(tokens.shape))
         embedded, weights, depth = x, [], len(self.blocks)
         for t in range(passes):

@@ -36,7 +36,8 @@ CURVE_SEED = EVAL_SEED + 1         # a fixed set apart from the recorded metrics
 
 def train_entry(e: ZooEntry, progress: bool = True, steps: int | None = None,
                 callback: Callable[[int, float], None] | None = None,
-                device: torch.device | str | None = None, curve: dict | None = None) -> tuple[Transformer, TrainResult]:
+                device: torch.device | str | None = None, curve: dict | None = None,
+                max_seconds: float | None = None) -> tuple[Transformer, TrainResult]:
     """Train ``e`` from its seed (``steps`` overrides the budget, e.g. for a quick live demo);
     ``callback(step, loss)`` is called at every logged step (the widgets' progress). The model is
     initialised on the CPU, as in every build, then trained on ``device`` (default: the CPU). For an entry
@@ -47,7 +48,7 @@ def train_entry(e: ZooEntry, progress: bool = True, steps: int | None = None,
     task = Task(e.task)
     if curve is not None and e.curve_every:
         callback = learning_curve_callback(e, model, task, curve, callback)
-    result = fit(model, task, cfg, progress=progress, desc=e.name, callback=callback)
+    result = fit(model, task, cfg, progress=progress, desc=e.name, callback=callback, max_seconds=max_seconds)
     return model, result
 
 
@@ -81,6 +82,20 @@ def measure(model: Transformer, e: ZooEntry, progress: bool = False) -> dict:
             "eval_n": e.eval_n, "eval_seed": EVAL_SEED}
 
 
+def selected_checkpoint(model: Transformer, e: ZooEntry, result: TrainResult, progress: bool = False) -> dict | None:
+    """With checkpoint selection (``TrainConfig.select_every``, the papers' protocol): measure the final checkpoint
+    (rounded to float16, as stored), then load the selected weights into ``model``; returns the selection's record
+    with the final checkpoint's metrics, so a manifest shows both. ``None`` (and ``model`` unchanged) without it."""
+    if result.selection is None:
+        return None
+    round_to_half(model)
+    record = {**result.selection.record(), "final_step": result.steps, "final_metrics": measure(model, e, progress),
+              "protocol": "best mean exact match on the validation lengths (peeks at untrained lengths, as the "
+                          "papers do)"}
+    model.load_state_dict(result.selection.state)
+    return record
+
+
 def build_device(e: ZooEntry, device: str | None = None) -> torch.device:
     """The device ``e`` trains on: ``device`` if given, else CUDA for a GPU entry (tag ``gpu``) and the CPU for
     the others. A GPU entry on a machine without CUDA raises :class:`ZooError` that says what CI does instead."""
@@ -111,9 +126,11 @@ def check_buildable(name: str, assets: Path | None = None, device: str | None = 
     return e
 
 
-def build(name: str, progress: bool = True, assets: Path | None = None, device: str | None = None) -> dict:
+def build(name: str, progress: bool = True, assets: Path | None = None, device: str | None = None,
+          max_seconds: float | None = None) -> dict:
     """Train, evaluate, save and record one entry; returns its manifest record. ``device`` (cpu or cuda)
     defaults to :func:`build_device`'s choice; a GPU build records the GPU's name beside its seconds.
+    ``max_seconds`` bounds the training (a lent GPU's call): a run cut short records the step it reached.
 
     The asset and the manifest are replaced together or not at all (an interrupted or failed build
     leaves both as they were)."""
@@ -121,7 +138,8 @@ def build(name: str, progress: bool = True, assets: Path | None = None, device: 
     name = e.name                             # an alias builds its entry
     on = build_device(e, device)
     curve: dict = {}
-    model, result = train_entry(e, progress, curve=curve, device=on)
+    model, result = train_entry(e, progress, curve=curve, device=on, max_seconds=max_seconds)
+    selection = selected_checkpoint(model, e, result, progress)
     round_to_half(model)                      # measure what is stored
     record = {
         "command": e.command, "description": e.description, "seed": e.seed, **e.configs(),
@@ -138,6 +156,11 @@ def build(name: str, progress: bool = True, assets: Path | None = None, device: 
         model = model.cpu()
     if curve:
         record["learning_curve"] = curve
+    if selection is not None:
+        record["selection"] = selection
+    if result.steps < e.train.steps:
+        record["stopped"] = {"step": result.steps, "planned_steps": e.train.steps, "max_seconds": max_seconds,
+                             "why": "the time bound of the run (the schedule is the planned one, cut short)"}
     meta = {"zoo_name": name, "task": e.task.to_dict(), "seed": e.seed}
     return commit(name, record, lambda path: save_model(path, model, meta, half=True), assets)
 

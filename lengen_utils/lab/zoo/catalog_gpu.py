@@ -88,3 +88,48 @@ SABBAGHI_UPE_M3 = register_recipe(get_recipe("nb04-upe-m3-f20-w3-long-cur-carry-
     description="Sabbaghi et al. M2 (Figure 5b), 3-digit multiplier x 1-5 digit multiplicands, at the paper's depth "
                 "(9 layers, 8 heads, d 256) with the course's best recipe (UPE, window 3, multiplier curriculum, "
                 "carry and product read-outs), trained on a GPU; seed {seed}"))
+
+
+# == the papers' own recipes at the papers' size, with their protocol (issue: GPU, papers' recipes) ==================
+#: Sabbaghi et al.'s validation lengths for checkpoint selection ("a small validation set with longer sequences")
+SABBAGHI_SELECT = "train.select_lengths=[10, 20, 30, 40]"
+
+#: Sabbaghi A2 as the paper trains it (App. B): Huggingface BERT, 6 layers, 8 heads, d 768, dropout 0.1, post-LN; Shaw
+#: RPE on the keys; the frame l = 50; a fixed set of 100k sums drawn uniformly (D_s: both operands below 10^5); AdamW at
+#: lr 1e-4, batch 64, weight decay 1e-5 (one of their four); the best checkpoint on a small set of longer sums.
+#: Departures, each labelled: our warm-up (500 steps) and cosine decay (the paper names no schedule), bf16 autocast,
+#: and the steps that one lent GPU call holds (the paper names no step count). 42 M parameters: recorded, not stored.
+SABBAGHI_A2_PAPER = register_recipe(SABBAGHI_RPE.derive(
+    "sabbaghi-a2-paper", "task.sampler=uniform", "task.train_set_size=100000",
+    "model.d_model=768", "model.d_ff=3072", "model.dropout=0.1", "model.norm_placement=post",
+    "train.steps=12000", "train.lr=0.0001", "train.weight_decay=0.00001", "train.warmup_steps=500",
+    "train.betas=[0.9, 0.999]", "train.data_seeding=per_step", SABBAGHI_SELECT, "train.select_every=1000",
+    seeds=(0,), tags=PAPER_SCALE + ("record-only",),
+    description="Sabbaghi et al. A2 as the paper trains it: BERT (6 layers, 8 heads, d 768, dropout 0.1, post-LN) "
+                "with Shaw RPE, frame l = 50, 100k uniform sums of <= 5 digits, AdamW lr 1e-4, batch 64, best "
+                "checkpoint on longer sums; trained on a GPU, recorded, not stored; seed {seed}"))
+
+#: Cho et al.'s Section 4 as published: plain coupling (no relative bias, no sink, no packing), 1 layer, 4 heads, d 512,
+#: balanced sampling of 1-30 digits, coupled IDs with a random start up to 202; AdamW lr 1e-4, no weight decay, batch
+#: 1000, 1% warm-up then cosine to 0.1 x lr; the best checkpoint on longer sums (theirs: the loss at 100 or 200 digits;
+#: ours: the exact match at 100 and 200). Departures: LayerNorm before each block (theirs: RMSNorm before and after),
+#: a GELU MLP (theirs: gated), and the steps that one lent GPU call holds (theirs: 50,000).
+CHO_PLAIN_1TO30 = register_recipe(get_recipe("nb05-plain").derive(
+    "cho-plain-1to30", "task.max_digits=30", "task.max_position=202",
+    "model.d_model=512", "model.n_heads=4", "model.d_ff=2048", "model.max_positions=203",
+    "train.steps=10000", "train.batch_size=1000", "train.lr=0.0001", "train.warmup_steps=100",
+    "train.betas=[0.9, 0.999]", "train.data_seeding=per_step",
+    "train.select_lengths=[100, 200]", "train.select_n=50", "train.select_every=1000",
+    seeds=(0,), eval_lengths=(5, 10, 20, 30, 50, 100, 150, 200), eval_n=500, tags=PAPER_SCALE,
+    description="Cho et al. Section 4 as published: plain coupling (no bias, no sink, no packing), 1 layer, d 512, "
+                "4 heads, balanced 1-30 digit sums, AdamW lr 1e-4, batch 1000, best checkpoint on 100 and 200 "
+                "digits; trained on a GPU; seed {seed}"))
+
+#: Sabbaghi M2 at the paper's depth with the course's recipe and the fix for the 15-digit collapse: the operator x is
+#: hidden from every query (TaskConfig.mask_operator), trained until the time of one call runs out
+SABBAGHI_UPE_M3_MASKED = register_recipe(SABBAGHI_UPE_M3.derive(
+    "sabbaghi-upe-m3-9l-masked", "task.mask_operator=true", "train.steps=12000",
+    eval_lengths=(1, 3, 5, 6, 8, 10, 12, 14, 15, 16, 17, 18, 19), seeds=(0,), tags=PAPER_SCALE,
+    description="Sabbaghi et al. M2 at the paper's depth (9 layers, d 256) with the course's best recipe and the "
+                "operator hidden from every query (the fix for the collapse past 14 digits), trained on a GPU; "
+                "seed {seed}"))

@@ -36,6 +36,8 @@ def build_parser() -> OneLineParser:
     p_train.add_argument("--tag", help="every entry with this tag (e.g. nb03, flagship)")
     p_train.add_argument("--device", choices=("cpu", "cuda"), default=None,
                          help="where to train (default: cuda for the paper-scale entries, tag gpu; else cpu)")
+    p_train.add_argument("--max-seconds", type=float, default=None, metavar="S",
+                         help="stop each training after about S seconds (recorded as stopped early)")
     p_import = sub.add_parser("import", help="add entries built elsewhere (e.g. on a GPU) to assets/, checked first")
     p_import.add_argument("source", metavar="SOURCE", help="the folder the build wrote (LENGEN_ASSETS or flat files)")
     p_import.add_argument("names", nargs="+", metavar="NAME")
@@ -171,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name}: imported from {args.source} ({rec['sha256'][:12]}, trained on {rec.get('device')})")
         elif args.cmd == "train":
             for name in names:
-                rec = build(name, device=args.device)
+                rec = build(name, device=args.device, max_seconds=args.max_seconds)
                 print(f"{name}: trained in {rec['train_seconds']} s; EM " +
                       ", ".join(f"{k}: {v:.3f}" for k, v in rec["metrics"]["em"].items()))
         else:

@@ -33,6 +33,10 @@ class ModelConfig:
     ``rpe_scale`` does the same for the RPE/UPE key vectors (``p = rpe_scale x parameter``).
     ``attention_window=w > 0`` lets a query see only keys whose ID is within ``w`` of its own, except the
     multiplier's digits (UPE slots), seen from anywhere (:class:`~.encodings.AttentionWindow`).
+    ``window_offsets=(c, ...)`` adds more centres to that window: a key is seen when its ID is within ``w`` of the
+    query's ID plus ``c``. In Sabbaghi's addition frame the digits of ``a`` and ``b`` that one answer digit needs lie
+    ``l + 1`` apart, so ``window_offsets=(l + 1, -(l + 1))`` shows each query its own column of both operands and its
+    neighbours, and nothing else: the same neighbourhood at every length (notebook 03's structural fix).
     ``length_scale=True`` (scalable softmax, Nakanishi 2025) multiplies every head's attention logits, bias
     included, by ``s_h * log(n)``, where ``n`` is the number of keys the query sees and ``s_h`` a learned
     scalar per head: the margin of the right keys then grows with the log of the context, as it must to stay
@@ -83,6 +87,7 @@ class ModelConfig:
     arithmetic_heads: int = 0         # Sabbaghi 3.3: first h heads: RPE among number tokens (arithmetic_heads.py)
     position_channels: int = 1        # 2: (row, column) IDs [B, T, 2], one learned table each (Cho et al. 6.2)
     attention_window: int = 0          # > 0: keys within this ID distance only (the multiplier's digits: any)
+    window_offsets: tuple[int, ...] = ()   # more window centres: keys within attention_window of query ID + offset
     length_scale: bool = False        # scalable softmax: logits x s_h log(n), n = keys the query sees
     loops: int = 1                    # passes through the (weight-shared) stack of n_layers blocks
     loops_per_digit: float = 0.0      # > 0: a d-digit problem makes max(loops, ceil(loops_per_digit * d)) passes
@@ -125,6 +130,13 @@ class ModelConfig:
         if self.attention_window and self.position_channels > 1:
             raise ConfigError(f"attention_window={self.attention_window} measures one ID channel; this model has "
                               f"position_channels={self.position_channels}")
+        offsets = self.window_offsets
+        if not isinstance(offsets, (tuple, list)) or any(isinstance(c, bool) or not isinstance(c, int) for c in offsets):
+            raise ConfigError(f"ModelConfig.window_offsets must be a list of whole numbers, got {offsets!r}")
+        object.__setattr__(self, "window_offsets", tuple(offsets))
+        if offsets and not self.attention_window:
+            raise ConfigError(f"window_offsets={list(offsets)} add centres to the attention window; it needs "
+                              f"attention_window > 0")
         if self.relative_bias_uniform and not self.relative_bias:
             raise ConfigError("relative_bias_uniform=True replaces the relative bias of the multiplier's digits; "
                               "it needs relative_bias=True")

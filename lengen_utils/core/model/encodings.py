@@ -206,8 +206,9 @@ class RelativeScalarBias(nn.Module):
 
 
 class AttentionWindow(nn.Module):
-    """A local window: a query sees only keys whose ID is within ``attention_window`` of its own, except the
-    multiplier's digits (a UPE slot > 0), which it sees from anywhere. ``-inf`` outside, 0 inside.
+    """A local window: a query sees only keys whose ID is within ``attention_window`` of its own (or of its own plus
+    one of ``window_offsets``), except the multiplier's digits (a UPE slot > 0), which it sees from anywhere. ``-inf``
+    outside, 0 inside.
 
     With Sabbaghi's UPE this splits the work cleanly: the uniform vectors reach the multiplier at any distance,
     and the relative part only ever compares a digit with its few neighbours, the same neighbourhood at every
@@ -217,11 +218,15 @@ class AttentionWindow(nn.Module):
     def __init__(self, cfg: ModelConfig):
         super().__init__()
         self.width = cfg.attention_window
+        self.offsets = cfg.window_offsets      # more centres (ModelConfig.window_offsets)
 
     def forward(self, q: torch.Tensor, query_ids: torch.Tensor, key_ids: torch.Tensor | None = None,
                 key_slots: torch.Tensor | None = None, query_start: int = 0) -> torch.Tensor:
         key_ids = query_ids if key_ids is None else key_ids
-        far = (key_ids[:, None, :] - query_ids[:, :, None]).abs() > self.width          # [B, Tq, Tk]
+        distance = key_ids[:, None, :] - query_ids[:, :, None]                           # [B, Tq, Tk]
+        far = distance.abs() > self.width
+        for centre in self.offsets:
+            far = far & ((distance - centre).abs() > self.width)
         if key_slots is not None:
             far = far & (key_slots[:, None, :] == 0)
         return torch.zeros(far.shape, dtype=q.dtype, device=q.device).masked_fill(far, float("-inf"))[:, None]

@@ -152,6 +152,6 @@ register_recipe(Recipe(
 
 # == notebooks 04, 05 and 08, and the paper-scale GPU entries: their own modules (importing them registers them)
 from . import (catalog_nb04, catalog_nb04_text, catalog_nb05, catalog_nb05_2d,  # noqa: E402,F401
-               catalog_nb05_baselines, catalog_nb05_mul, catalog_nb08, catalog_gpu)
+               catalog_nb05_baselines, catalog_nb05_mul, catalog_nb08, catalog_gpu, catalog_sabbaghi_a2)
 
 __all__ = ["ENTRIES", "catalog", "entry", "register"]

@@ -29,7 +29,7 @@ from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
 from .catalog_nb05 import FLAGSHIP
 from .catalog_nb05_mul import mul_uniform_recipe
-from .entry import GPU_TAG
+from .entry import GPU_TAG, RECORD_ONLY_TAG
 from .recipe import Recipe
 from .registry import get_recipe, register_recipe
 
@@ -104,7 +104,7 @@ SABBAGHI_A2_PAPER = register_recipe(SABBAGHI_RPE.derive(
     "model.d_model=768", "model.d_ff=3072", "model.dropout=0.1", "model.norm_placement=post",
     "train.steps=12000", "train.lr=0.0001", "train.weight_decay=0.00001", "train.warmup_steps=500",
     "train.betas=[0.9, 0.999]", "train.data_seeding=per_step", SABBAGHI_SELECT, "train.select_every=1000",
-    seeds=(0,), tags=PAPER_SCALE + ("record-only",),
+    seeds=(0, 1), tags=PAPER_SCALE + (RECORD_ONLY_TAG,),
     description="Sabbaghi et al. A2 as the paper trains it: BERT (6 layers, 8 heads, d 768, dropout 0.1, post-LN) "
                 "with Shaw RPE, frame l = 50, 100k uniform sums of <= 5 digits, AdamW lr 1e-4, batch 64, best "
                 "checkpoint on longer sums; trained on a GPU, recorded, not stored; seed {seed}"))
@@ -120,7 +120,7 @@ CHO_PLAIN_1TO30 = register_recipe(get_recipe("nb05-plain").derive(
     "train.steps=10000", "train.batch_size=1000", "train.lr=0.0001", "train.warmup_steps=100",
     "train.betas=[0.9, 0.999]", "train.data_seeding=per_step",
     "train.select_lengths=[100, 200]", "train.select_n=50", "train.select_every=1000",
-    seeds=(0,), eval_lengths=(5, 10, 20, 30, 50, 100, 150, 200), eval_n=500, tags=PAPER_SCALE,
+    seeds=(0, 1), eval_lengths=(5, 10, 20, 30, 50, 100, 150, 200), eval_n=500, tags=PAPER_SCALE,
     description="Cho et al. Section 4 as published: plain coupling (no bias, no sink, no packing), 1 layer, d 512, "
                 "4 heads, balanced 1-30 digit sums, AdamW lr 1e-4, batch 1000, best checkpoint on 100 and 200 "
                 "digits; trained on a GPU; seed {seed}"))

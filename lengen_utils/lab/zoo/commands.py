@@ -170,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "import":
             for name in names:
                 rec = import_entry(name, args.source)
-                print(f"{name}: imported from {args.source} ({rec['sha256'][:12]}, trained on {rec.get('device')})")
+                what = rec["sha256"][:12] if "sha256" in rec else "its record alone, into records.json"
+                print(f"{name}: imported from {args.source} ({what}, trained on {rec.get('device')})")
         elif args.cmd == "train":
             for name in names:
                 rec = build(name, device=args.device, max_seconds=args.max_seconds)

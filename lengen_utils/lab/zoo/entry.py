@@ -18,6 +18,7 @@ from ...core.task_config import TaskConfig
 from ...core.train import LOG_EVERY, TrainConfig
 
 
+RECORD_ONLY_TAG = "record-only"   # weights too large for assets/: only the record is kept (records.json)
 GPU_TAG = "gpu"     # the tag of an entry built (and retrained by ``verify``) only on an NVIDIA GPU
 _SEED = re.compile(r"^(?P<method>.+)-s(?P<seed>\d+)$")
 

@@ -4,7 +4,8 @@ A build on another machine (a GPU run of ``scripts/gpu_checks.sh``, or ``LENGEN_
 lengen_utils.lab.zoo train NAME``) leaves a checkpoint and its manifest record. Importing checks, before anything is
 written, that the record is this catalog's entry (same configs and test lengths), that the file is the one the
 record names (sha256) and that it loads; then the file and the record go into assets/ together, as ``zoo train``
-writes them. The record is kept as built: its command, device, seconds and metrics.
+writes them. The record is kept as built: its command, device, seconds and metrics. An entry tagged ``record-only``
+(too large for assets/) brings its record alone, into ``records.json`` (:mod:`.records`).
 
 ``SOURCE`` is an assets folder (``manifest.json`` and ``zoo/NAME.safetensors``) or a flat folder of
 ``NAME.safetensors`` files with ``manifest.json`` or ``manifest-NAME.json`` beside them.
@@ -17,8 +18,10 @@ from pathlib import Path
 
 from ...core.checkpoint import CheckpointError, file_sha256, load_model
 from .builder import catalog_entry_of
-from .entry import ZooError
+from .catalog import entry
+from .entry import RECORD_ONLY_TAG, ZooError
 from .manifest import assets_dir, commit
+from .records import import_record
 
 
 def _source_files(source: Path, name: str) -> tuple[Path, dict]:
@@ -27,6 +30,11 @@ def _source_files(source: Path, name: str) -> tuple[Path, dict]:
     checkpoint = next((f for f in files if f.is_file()), None)
     if checkpoint is None:
         raise ZooError(f"{source} has no checkpoint of {name!r} (looked for {', '.join(map(str, files))})")
+    return checkpoint, _source_record(source, name)
+
+
+def _source_record(source: Path, name: str) -> dict:
+    """The manifest record of ``name`` in ``source``; a missing one raises ZooError."""
     for manifest in (source / "manifest.json", source / f"manifest-{name}.json"):
         if manifest.is_file():
             try:
@@ -34,7 +42,7 @@ def _source_files(source: Path, name: str) -> tuple[Path, dict]:
             except (OSError, json.JSONDecodeError) as err:
                 raise ZooError(f"cannot read {manifest} ({err})") from None
             if isinstance(records, dict) and isinstance(records.get(name), dict):
-                return checkpoint, records[name]
+                return records[name]
     raise ZooError(f"{source} has no manifest record of {name!r} (manifest.json or manifest-{name}.json)")
 
 
@@ -43,6 +51,8 @@ def import_entry(name: str, source: str | Path, assets: Path | None = None) -> d
     source = Path(source)
     if not source.is_dir():
         raise ZooError(f"{source} is not a folder")
+    if RECORD_ONLY_TAG in entry(name).tags:      # too large for assets/: the record alone (records.json)
+        return import_record(name, _source_record(source, name), source, assets)
     checkpoint, record = _source_files(source, name)
     try:
         catalog_entry_of(name, record)

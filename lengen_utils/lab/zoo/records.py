@@ -1,0 +1,70 @@
+"""Measured results whose weights are not stored: ``assets/records.json``.
+
+A model too large for ``assets/`` (Sabbaghi et al.'s 768-wide BERT: 85 MB even in float16) is trained on a GPU,
+measured there, and only its record comes back: the command, the configs, the seed, the device, the metrics and,
+with checkpoint selection, the validation curve. Its entry carries the tag ``record-only``; ``zoo import`` of such an
+entry checks the record against the catalog (same configs and test lengths) and adds it here, marked
+``"stored": false``. A notebook shows it as a measured result with its device; it cannot be loaded.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from .builder import catalog_entry_of
+from .entry import RECORD_ONLY_TAG, ZooError
+from .manifest import assets_dir
+
+RECORDS = "records.json"
+
+
+def records_path(assets: Path | None = None) -> Path:
+    return assets_dir(assets) / RECORDS
+
+
+def read_records(assets: Path | None = None) -> dict:
+    """``{name: record}`` of the entries recorded without weights (empty when there is no file)."""
+    path = records_path(assets)
+    if not path.is_file():
+        return {}
+    try:
+        records = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as err:
+        raise ZooError(f"cannot read {path} ({err}); restore it with `git checkout {RECORDS}`") from None
+    if not isinstance(records, dict):
+        raise ZooError(f"{path} should hold an object of records, got {type(records).__name__}")
+    return records
+
+
+def recorded(name: str, assets: Path | None = None) -> dict:
+    """One record-only entry's record; an unknown name raises :class:`ZooError` with the names it has."""
+    records = read_records(assets)
+    if name not in records:
+        raise ZooError(f"no record of {name!r} in {RECORDS}; it has {', '.join(sorted(records)) or 'none'}")
+    return records[name]
+
+
+def import_record(name: str, record: dict, source: Path, assets: Path | None = None) -> dict:
+    """Check ``record`` against the catalog's entry ``name`` and add it to ``records.json`` (``stored: false``).
+    A different record already there is refused: a recorded result is never replaced without a word."""
+    try:
+        catalog_entry_of(name, record)
+    except (AssertionError, KeyError, TypeError, ValueError) as err:
+        raise ZooError(f"{name}: the record in {source} is not this catalog's entry ({err})") from None
+    kept = {**{k: v for k, v in record.items() if k not in ("file", "sha256")}, "stored": False}
+    records = read_records(assets)
+    if name in records and records[name] != kept:
+        raise ZooError(f"{RECORDS} already holds another record of {name!r}; remove it first to replace it")
+    records[name] = kept
+    path = records_path(assets)
+    tmp = path.with_name(f".{RECORDS}.{os.getpid()}.new")
+    try:
+        tmp.write_text(json.dumps(dict(sorted(records.items())), indent=1) + "\n")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return kept
+
+
+__all__ = ["RECORDS", "RECORD_ONLY_TAG", "import_record", "read_records", "recorded", "records_path"]

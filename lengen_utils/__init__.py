@@ -6,9 +6,9 @@ The tree shows the layers, lowest first (nothing imports a layer above it; tests
                addition_steps, curriculum, boards) -> formats and positions (vocab, example, formats, positions,
                positions2d, board_format, text_filler, spaces) -> tasks (task_config, batches, tasks)
                -> model, checkpoint -> train, train_runtime, compatibility, evaluate, multiseed
-    analysis/  complexity, theory, constructions, interpret, generalization, probes
-    lab/       zoo (recipes and their store), bench, bench_recipes, leaderboard, long_eval, cli, throughput,
-               multiseed_bench, sweep, sweep_grid
+    analysis/  complexity, theory, constructions, interpret, generalization, probes, rpe_decline
+    lab/       zoo (recipes and their store), papers (the papers' setups, departures tables), bench, bench_recipes,
+               leaderboard, long_eval, cli, throughput, multiseed_bench, sweep, sweep_grid
     course/    notebook, sections, plots, widgets, exercises, colab
 
 This module is the facade: it re-exports the everyday names, and ``from lengen_utils import zoo`` (any module
@@ -44,9 +44,10 @@ _SUBMODULES = {
                      "addition_steps", "curriculum", "boards", "board_format", "positions2d", "formats", "vocab",
                      "example", "positions", "text_filler", "spaces", "tasks", "task_config", "batches", "model",
                      "checkpoint", "train", "train_runtime", "evaluate", "compatibility", "multiseed"), "core"),
-    **dict.fromkeys(("complexity", "theory", "constructions", "interpret", "generalization", "probes"), "analysis"),
+    **dict.fromkeys(("complexity", "theory", "constructions", "interpret", "generalization", "probes", "rpe_decline"),
+                     "analysis"),
     **dict.fromkeys(("zoo", "bench", "bench_recipes", "cli", "throughput", "multiseed_bench", "sweep", "sweep_grid",
-                     "leaderboard", "long_eval"), "lab"),
+                     "leaderboard", "long_eval", "papers"), "lab"),
     **dict.fromkeys(("plots", "widgets", "notebook", "sections", "exercises", "colab"), "course"),
 }
 

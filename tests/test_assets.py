@@ -29,10 +29,12 @@ def test_asset_matches_its_manifest_record(name):
 
 
 # The zoo holds about 140 half-precision checkpoints of 0.05-2.5 MB (the seeds that medians need) for the course,
-# and a few paper-scale models trained on a GPU (tag gpu, 6-10 MB each), counted apart. The limits keep a clone
+# and a few paper-scale models trained on a GPU (tag gpu, 6-15 MB each), counted apart. The limits keep a clone
 # quick; a GPU machine's run carries at most 64 MiB of working tree, so scripts/gpu_checks.sh runs without assets/.
+# The GPU limit rose to 84 MiB with the papers' own recipes (Cho's plain coupling at d 512, 2 seeds; UPE M2 with x
+# hidden): a model larger than that (Sabbaghi's d 768) is recorded without its weights (assets/records.json).
 ASSETS_LIMIT_MB = 80
-GPU_ASSETS_LIMIT_MB = 56
+GPU_ASSETS_LIMIT_MB = 84
 
 
 def _sizes() -> tuple[int, int]:

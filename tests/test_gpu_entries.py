@@ -10,16 +10,49 @@ import torch
 from lengen_utils import zoo
 from lengen_utils.core.evaluate import evaluate_lengths
 from lengen_utils.lab.zoo.builder import build_device, check_buildable
-from lengen_utils.lab.zoo.entry import ZooError
+from lengen_utils.lab.zoo.builder import catalog_entry_of
+from lengen_utils.lab.zoo.entry import RECORD_ONLY_TAG, ZooError
+from lengen_utils.lab.zoo.records import read_records, recorded
 
 GPU_ENTRIES = sorted(name for name, e in zoo.catalog().items() if e.needs_gpu)
+RECORD_ONLY = sorted(name for name in GPU_ENTRIES if RECORD_ONLY_TAG in zoo.entry(name).tags)
+STORED = [name for name in GPU_ENTRIES if name not in RECORD_ONLY]
 MANIFEST = zoo.read_manifest()
-BUILT = [name for name in GPU_ENTRIES if name in MANIFEST]
+RECORDS = read_records()
+BUILT = [name for name in STORED if name in MANIFEST]
 no_cuda = pytest.mark.skipif(torch.cuda.is_available(), reason="checks the refusal on a machine without CUDA")
 
 
 def test_every_gpu_entry_is_built():
-    assert BUILT == GPU_ENTRIES, sorted(set(GPU_ENTRIES) - set(BUILT))
+    assert BUILT == STORED, sorted(set(STORED) - set(BUILT))
+
+
+def test_every_record_only_entry_is_recorded_and_not_stored():
+    assert RECORD_ONLY and sorted(RECORDS) == RECORD_ONLY
+    for name in RECORD_ONLY:
+        rec = recorded(name)
+        assert rec["stored"] is False and "file" not in rec and name not in MANIFEST
+        assert rec["device"].startswith("cuda") and rec["gpu"] in rec["compute"]
+        catalog_entry_of(name, rec)                      # the record is this catalog's recipe and seed
+        sel = rec["selection"]                           # the papers' protocol: the curve and both checkpoints
+        assert sel["selected_step"] in sel["steps"] and set(sel["final_metrics"]["em"]) == set(rec["metrics"]["em"])
+
+
+def test_an_unknown_record_names_the_ones_there():
+    with pytest.raises(ZooError, match="no record of 'nope'.*sabbaghi-a2-paper-s0"):
+        recorded("nope")
+
+
+def test_a_record_is_never_replaced_without_a_word(tmp_path):
+    from lengen_utils.lab.zoo.records import import_record
+    name = RECORD_ONLY[0]
+    rec = {k: v for k, v in recorded(name).items() if k != "stored"}
+    import_record(name, rec, tmp_path, assets=tmp_path)
+    import_record(name, rec, tmp_path, assets=tmp_path)                 # the same record again: nothing changes
+    changed = {**rec, "train_seconds": rec["train_seconds"] + 1}
+    with pytest.raises(ZooError, match="already holds another record"):
+        import_record(name, changed, tmp_path, assets=tmp_path)
+    assert read_records(tmp_path)[name]["train_seconds"] == rec["train_seconds"]
 
 
 @pytest.mark.parametrize("name", BUILT)
@@ -36,6 +69,8 @@ def test_a_gpu_record_says_where_it_was_trained(name):
     ("cho-mul-nx2-1to40-s0", (40, 100), 20),
     ("cho-minesweeper-5to9-s0", (9, 12), 30),
     ("sabbaghi-upe-m3-9l-s0", (5, 10), 100),
+    ("cho-plain-1to30-s0", (30, 50), 20),
+    ("sabbaghi-upe-m3-9l-masked-s0", (5, 16), 100),
 ])
 def test_a_short_cpu_evaluation_agrees_with_the_gpu_record(name, lengths, n):
     model, task = zoo.load(name)

@@ -79,8 +79,9 @@ def test_notebook_05s_section_names_each_claim_once_with_its_own_length_words():
     lives = {spec.recipe: {name: {k: 1.0 for k in spec.live_lengths} for name in ps.seeds(spec).values()}
              for spec in ps.NB05}
     text = ps.texts(ps.NB05, lives)
-    assert text.count("**At paper scale.**") == 3
-    assert "at width 14" in text and "at 120 digits" in text and "at 200 digits" in text
+    assert text.count("**At paper scale.**") == 4
+    assert "at width 14" in text and "at 120 digits" in text and "at 200 digits" in text and "at 100 digits" in text
+    assert "2 seeds of `cho-plain-1to30`" in text
     assert "2 seeds of `cho-mul-nx2-1to40`" in text and "One seed of `cho-minesweeper-5to9`" in text
 
 
@@ -91,3 +92,31 @@ def test_the_3_digit_check_measures_the_recorded_test_set_and_holds_the_prose_to
         ps.check_upe_m3(min(0.99, em5 + 0.01))
     text = ps.upe_m3_text({"sabbaghi-upe-m3-9l-s0": {3: 1.0, 5: 0.9, 10: 0.7, 13: 0.5}}, 0.8)
     assert "80.0%" in text and "no length claim" in text and "9,000 steps" in text
+
+
+def test_the_published_recipe_check_holds_the_prose_to_a_fifth_of_the_steps():
+    ps.check_cho_plain(_live({30: 1.0, 50: 0.95, 100: 0.2}))
+    with pytest.raises(ClaimFailed, match="trained range"):
+        ps.check_cho_plain(_live({30: 0.9, 50: 0.95, 100: 0.2}))
+    with pytest.raises(ClaimFailed, match="50 digits"):
+        ps.check_cho_plain(_live({30: 1.0, 50: 0.8, 100: 0.2}))
+    with pytest.raises(ClaimFailed, match="100 digits.*text"):
+        ps.check_cho_plain(_live({30: 1.0, 50: 0.95, 100: 0.6}))
+
+
+def test_hiding_x_check_asks_for_the_collapse_then_its_removal_and_an_honest_retention():
+    seen, hidden = {"seen": {5: 0.93, 15: 0.03, 16: 0.0}}, {"hidden": {5: 0.9, 14: 0.7, 15: 0.65, 16: 0.6}}
+    ps.check_upe_masked(hidden, seen)
+    assert ps.retention(hidden["hidden"], 16) == pytest.approx(0.6 / 0.9)
+    with pytest.raises(ClaimFailed, match="sees x, should collapse at 15"):
+        ps.check_upe_masked(hidden, {"seen": {5: 0.93, 15: 0.5, 16: 0.0}})
+    with pytest.raises(ClaimFailed, match="x hidden, should keep >= 40% at 16"):
+        ps.check_upe_masked({"hidden": {5: 0.9, 15: 0.65, 16: 0.3}}, seen)
+    with pytest.raises(ClaimFailed, match="less than 80%"):
+        ps.check_upe_masked({"hidden": {5: 0.9, 15: 0.85, 16: 0.85}}, seen)
+
+
+def test_recorded_rows_show_both_checkpoints_of_a_selected_run():
+    rows = ps.recorded_rows(ps.CHO_PLAIN, lengths=(30, 100))
+    assert any("selected (step" in r for r in rows) and any("final (step" in r for r in rows)
+    assert all(set(cells) == {"30 dig", "100 dig"} for cells in rows.values())

@@ -27,7 +27,7 @@ def leaderboard(tag: str = DEFAULT_TAG, assets: Path | None = None, threshold: f
     """The leaderboard of the entries tagged ``tag``, as a JSON-ready dict::
 
         {"tag", "threshold", "missing": [entries not built],
-         "methods": {method: {"seeds": [...], "entries": [...], "train_seconds": [...],
+         "methods": {method: {"seeds": [...], "entries": [...], "train_seconds": [...], "checkpoint",
                               "lengths": {length: {"median", "min", "max"}}, "generalizable_length": int}}}
 
     Raises ``ValueError`` when no catalog entry has the tag."""
@@ -49,20 +49,33 @@ def leaderboard(tag: str = DEFAULT_TAG, assets: Path | None = None, threshold: f
     methods = {}
     for method, runs in groups.items():
         runs.sort(key=lambda r: (r[0] is None, r[0] or 0, r[1]))
-        curves = {name: record["metrics"]["em"] for _, name, record in runs}
-        spread = median_and_range(curves)
-        entry = catalog()[runs[0][1]]
-        trained = entry.task.max_digits
-        inside = [m for n, (m, _, _) in spread.items() if n <= trained]
-        methods[method] = {
-            "seeds": [seed for seed, _, _ in runs], "entries": [name for _, name, _ in runs],
-            "train_seconds": [record.get("train_seconds") for _, _, record in runs],
-            "budget": budget(entry), "trained_digits": trained,
-            "mastered": bool(inside) and all(m > threshold for m in inside),
-            "lengths": {n: {"median": m, "min": lo, "max": hi} for n, (m, lo, hi) in spread.items()},
-            "generalizable_length": generalizable_length(curves, threshold),
-        }
+        selected = all("selection" in record for _, _, record in runs)
+        methods[method] = _method(runs, {name: record["metrics"]["em"] for _, name, record in runs}, threshold,
+                                  "selected" if selected else "final")
+        if selected:     # the papers' protocol: the best checkpoint on longer lengths; the last one beside it
+            methods[f"{method} (final)"] = _method(
+                runs, {name: record["selection"]["final_metrics"]["em"] for _, name, record in runs}, threshold,
+                "final")
     return {"tag": tag, "threshold": threshold, "methods": methods, "missing": missing}
+
+
+def _method(runs: list[tuple[int | None, str, dict]], curves: dict[str, dict], threshold: float,
+            checkpoint: str) -> dict:
+    """One row of the board: the seeds' curves summarised (median, range, generalizable length) with the budget.
+    ``checkpoint`` says which checkpoint the curves measure: "final" (the last step) or "selected" (the best on
+    the validation lengths, the papers' protocol)."""
+    spread = median_and_range(curves)
+    entry = catalog()[runs[0][1]]
+    trained = entry.task.max_digits
+    inside = [m for n, (m, _, _) in spread.items() if n <= trained]
+    return {
+        "seeds": [seed for seed, _, _ in runs], "entries": [name for _, name, _ in runs],
+        "train_seconds": [record.get("train_seconds") for _, _, record in runs],
+        "budget": budget(entry), "trained_digits": trained, "checkpoint": checkpoint,
+        "mastered": bool(inside) and all(m > threshold for m in inside),
+        "lengths": {n: {"median": m, "min": lo, "max": hi} for n, (m, lo, hi) in spread.items()},
+        "generalizable_length": generalizable_length(curves, threshold),
+    }
 
 
 def budget(entry) -> dict:
@@ -84,12 +97,13 @@ def leaderboard_rows(board: dict, labels: dict[str, str] | None = None,
     rows (default: every method, under its own name); ``unit`` names the length in the column titles ("dig",
     or "wide" for the board widths of the minesweeper task)."""
     labels = labels or {m: m for m in board["methods"]}
+    selects = any(m["checkpoint"] == "selected" for m in board["methods"].values())   # a "checkpoint" column then
     rows = {}
     for method, label in labels.items():
         m = board["methods"][method]
         seconds = [x for x in m["train_seconds"] if x is not None]
-        row = {"seeds": str(len(m["seeds"])), "budget": budget_text(m["budget"]),
-               "train s": f"{min(seconds):.0f}–{max(seconds):.0f}" if seconds else "-"}
+        row = {"seeds": str(len(m["seeds"])), **({"checkpoint": m["checkpoint"]} if selects else {}),
+               "budget": budget_text(m["budget"]), "train s": f"{min(seconds):.0f}–{max(seconds):.0f}" if seconds else "-"}
         for n, c in m["lengths"].items():
             row[f"{n} {unit}"] = f"{100 * c['median']:.1f} [{100 * c['min']:.1f}–{100 * c['max']:.1f}]"
         row["gen. length"] = str(m["generalizable_length"]) if m["mastered"] else "not mastered"
@@ -109,7 +123,8 @@ def format_leaderboard(board: dict) -> str:
     methods = board["methods"]
     lengths = sorted({n for m in methods.values() for n in m["lengths"]})
     width = 20
-    name_width = max([18] + [len(m) + 2 for m in methods])
+    names = {method: method + (" (selected)" if m["checkpoint"] == "selected" else "") for method, m in methods.items()}
+    name_width = max([18] + [len(n) + 2 for n in names.values()])
     head = (f"{'method':<{name_width}}{'seeds':>6}{'budget':>19}{'train s':>9}"
             + "".join(f"{f'{n} dig':>{width}}" for n in lengths) + f"{'gen. length':>15}")
     rows = [f"leaderboard {board['tag']}: median exact match over seeds [min-max], %; generalizable length = "
@@ -127,7 +142,7 @@ def format_leaderboard(board: dict) -> str:
         secs = f"{statistics.median(seconds):.0f}" if seconds else "-"
         gen = m["generalizable_length"] if m["mastered"] else "not mastered"
         spent = budget_text(m["budget"])
-        rows.append(f"{method:<{name_width}}{len(m['seeds']):>6}{spent:>19}{secs:>9}" + "".join(cells) + f"{gen:>15}")
+        rows.append(f"{names[method]:<{name_width}}{len(m['seeds']):>6}{spent:>19}{secs:>9}" + "".join(cells) + f"{gen:>15}")
     if not methods:
         rows.append("(no entry of this tag is built)")
     if board["missing"]:

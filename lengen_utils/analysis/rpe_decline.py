@@ -12,7 +12,8 @@ function below measures one prediction:
   (:func:`~lengen_utils.core.carries.cascade_length`) is at most ``max_cascade``, and on the rest. Under the cascade
   explanation the easy subset succeeds.
 * :func:`pad_only_attention_mass`: the attention that answer queries put on the positions training only ever
-  filled with ``pad`` (:func:`pad_only_positions`). In distribution those keys hold ``pad``; in a longer sum they
+  filled with ``pad`` (:func:`pad_only_positions`); :func:`pad_only_offset_mass` the same by offset, the unit a
+  relative encoding learns (:func:`pad_only_offsets`). In distribution those keys hold ``pad``; in a longer sum they
   hold digits, which the model never saw there. A mass that grows with the length points at the inputs the model
   reads, not at the carries it computes.
 
@@ -41,7 +42,8 @@ from ..core.vocab import PAD, TOKEN_ID
 
 __all__ = [
     "CascadeSplit", "RpeDeclineReport", "digit_accuracy_by_significance", "exact_match_by_cascade",
-    "pad_only_positions", "pad_only_attention_mass", "measure_rpe_decline",
+    "pad_only_positions", "pad_only_attention_mass", "pad_only_offsets", "pad_only_offset_mass",
+    "measure_rpe_decline",
 ]
 
 
@@ -188,6 +190,70 @@ def pad_only_attention_mass(model: Transformer, task: Task, lengths: Iterable[in
                                     _answer_digits(task, length) if digit_queries_only else None)
                      if pad_only else 0.0)
             for length in wanted}
+
+
+DIGIT_IDS = tuple(TOKEN_ID[d] for d in "0123456789")
+
+
+def _digit_targets(batch: Batch) -> torch.Tensor:
+    """``[B, T]``: True where the target is an answer digit (not ``pad``, not unsupervised)."""
+    return torch.isin(batch.targets, torch.tensor(DIGIT_IDS, device=batch.targets.device))
+
+
+def _offsets(batch: Batch) -> torch.Tensor:
+    """``[B, Tq, Tk]``: key position ID minus query position ID."""
+    ids = batch.position_ids
+    return ids[:, None, :] - ids[:, :, None]
+
+
+def pad_only_offsets(task: Task, n: int = 2000, seed: int = 0, batch_size: int = 500) -> frozenset[int]:
+    """Offsets ``j - i`` (key ID minus query ID) at which, in ``n`` training sequences, a query whose target is an
+    answer digit only ever found ``pad``: offsets that occur, minus those that ever held a digit or the operator.
+
+    This is the relative view of :func:`pad_only_positions`: a relative encoding learns one vector per offset, and
+    these are the vectors whose keys were always ``pad`` while the model learned to add."""
+    n = check_positive_int(n, "n (training sequences)")
+    rng = np.random.default_rng(seed)
+    progress = 1.0 if task.config.curriculum != "none" else None
+    occurs: set[int] = set()
+    filled: set[int] = set()
+    for start in range(0, n, batch_size):
+        batch = task.train_batch(rng, min(batch_size, n - start), progress)
+        pairs = _digit_targets(batch)[:, :, None] & batch.key_padding[:, None, :]      # [B, Tq, Tk]
+        offsets = _offsets(batch)
+        occurs.update(offsets[pairs].unique().tolist())
+        not_pad = pairs & (batch.tokens != TOKEN_ID[PAD])[:, None, :]
+        filled.update(offsets[not_pad].unique().tolist())
+    return frozenset(occurs - filled)
+
+
+@torch.no_grad()
+def pad_only_offset_mass(model: Transformer, task: Task, lengths: Iterable[int], n: int = 100,
+                         seed: int = EVAL_SEED, offsets: frozenset[int] | None = None,
+                         batch_size: int = 50) -> dict[int, float]:
+    """``{length: mass}``: the mean attention (over answer-digit queries, the ``n`` test problems, heads and layers)
+    on keys at the offsets training only filled with ``pad`` (:func:`pad_only_offsets`). In distribution those keys
+    hold ``pad`` (an attention sink); in a longer sum they hold digits the model never read from there. An attention
+    window that hides those offsets makes the mass zero by construction. The trained length is always included."""
+    lengths = [check_positive_int(length, "length (operand digits)") for length in lengths]
+    if model.cfg.causal:
+        raise ValueError("pad_only_offset_mass is for an encoder (every query sees every key); this model is causal")
+    offsets = pad_only_offsets(task) if offsets is None else offsets
+    chosen = torch.tensor(sorted(offsets), dtype=torch.long)
+    model.eval()
+    result = {}
+    for length in sorted(set(lengths) | {task.config.max_digits}):
+        total, count = 0.0, 0
+        for batch in eval_batches(model, task, task.eval_problems(length, n, seed), batch_size):
+            _, weights = model(**batch.model_inputs(digits=model.cfg.reads_digits), return_attention=True)
+            on = torch.isin(_offsets(batch), chosen.to(batch.position_ids.device)).float()   # [B or 1, Tq, Tk]
+            queries = _digit_targets(batch).float()                                        # [B, Tq]
+            for w in weights:
+                mass = (w.float() * on[:, None]).sum(-1)                                    # [B, H, Tq]
+                total += float((mass * queries[:, None, :]).sum())
+                count += int(queries.sum()) * w.shape[1]
+        result[length] = total / count if count else math.nan
+    return result
 
 
 @dataclass(frozen=True)

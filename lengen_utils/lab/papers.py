@@ -25,7 +25,9 @@ of :data:`REPRODUCTIONS`, :func:`unlabelled_departures` lists the config fields 
 labelled for that recipe in :data:`EXTRA_DEPARTURES` (``{recipe id: {field path: why}}``; these labels become
 rows of the table too). tests/test_departures.py asserts that list is empty, so a recipe tagged as a reproduction
 cannot differ from its paper's setup in a field that its table does not show. Only :data:`NOT_SETUP_FIELDS`
-(the run's seed, how batches are seeded) are never departures.
+(the run's seed, how batches are seeded) are never departures. A reference recipe itself switches on nothing that
+no row shows (:func:`reference_additions`: every such field at its config default, but for the sizes that follow
+from the frame or the IDs, :data:`IMPLEMENTATION_FIELDS`), so an addition cannot hide in the reference either.
 
 Mappings between the papers' words and our configs (:func:`matches` compares them):
 
@@ -49,6 +51,9 @@ import math
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
+from ..core.model import ModelConfig
+from ..core.task_config import TaskConfig
+from ..core.train import TrainConfig
 from .zoo import Recipe, get_recipe
 from .zoo.catalog_sabbaghi_a2 import A2_RECIPES
 
@@ -311,7 +316,7 @@ _SABBAGHI_COMMON: dict[str, Stated] = dict(
     format=paper("sabbaghi", "our name for the paper's format (eq. 3.1): both operands left-padded to the frame l"),
     positions=implied(Positions("consecutive", False), "RPE reads differences of token indices in the fixed "
                       "frame (Section 2); no random start is mentioned"),
-    max_position=not_stated("the frame fixes it: 2l + 1 tokens"),
+    max_position=not_stated("the frame fixes it: one ID per token of the frame"),
     sampler=paper("uniform", "'samples are generated uniformly from D_s' (Section 3): our 'uniform'"),
     test_sampler=paper("uniform", "'a uniform distribution of numbers up to l digits' (Section 3)"),
     architecture=paper("encoder", "'a BERT-based encoder-only attention model' (Section 3)"),
@@ -369,7 +374,7 @@ SABBAGHI_M2_K3 = PaperSetup(
 _V1 = "HanseulJo/position-coupling v1 (0c72d14)"
 #: Cho et al.'s code (their Appendix C is not in the course's copy of the paper): the settings all three scripts share
 _CHO_CODE: dict[str, Stated] = dict(
-    architecture=paper("decoder", "'decoder-only Transformer models' (Section 4)"),
+    architecture=paper("decoder", "'We focus on decoder-only Transformers' (Section 2)"),
     d_model=code(512, f"{_V1} default"),
     d_ff=code(2048, _V1),
     dropout=code(0.0, f"{_V1}: dropout_rate 0"),
@@ -388,10 +393,10 @@ CHO_ADDITION = PaperSetup(
     claim="cho-addition", paper="Cho et al. 2024, Section 4",
     statement="a Transformer trained on 1-30 digit addition can generalize up to 200-digit addition",
     task=paper("a+b"),
-    format=paper("cho", "our name for the paper's format (Section 3.1): zero-padded operands, reversed "
+    format=paper("cho", "our name for the paper's format (Sections 2 and 3.1): zero-padded operands, reversed "
                  "zero-padded answer, BOS/EOS"),
     positions=paper(Positions("coupled", True), "position coupling with a random starting ID in training "
-                    "(Section 3.2)"),
+                    "(Section 3)"),
     encoding=paper("learned", "position coupling is a learned absolute embedding read with coupled IDs"),
     max_position=code(202, f"{_V1} scripts/addition/run_coupling.sh; the paper: 'max_pos so that the maximum "
                       f"testable length of summands is 200'"),
@@ -440,7 +445,7 @@ CHO_MINESWEEPER = PaperSetup(
               "width of 14",
     task=paper("minesweeper"), format=paper("minesweeper", "our name for the paper's board format"),
     positions=paper(Positions("coupled2d", True), "two-dimensional position coupling (row, column), a random start "
-                    "in training (Section 3.2)"),
+                    "in training (Sections 3 and 6.2)"),
     encoding=paper("learned", "one embedding layer shared by both coupled channels (Section 6.2)"),
     max_position=code(16, _MINE),
     frame_width=implied(NONE, "a decoder's format has no frame"),
@@ -462,7 +467,7 @@ PAPER_SETUPS: dict[str, PaperSetup] = {s.claim: s for s in (SABBAGHI_A2, SABBAGH
                                                             CHO_MINESWEEPER)}
 
 #: ``{recipe id: claim}``: the recipes that reproduce a paper claim (tests/test_departures.py: every recipe tagged
-#: ``gpu``, ``paper-scale`` or ``sabbaghi-a2`` is one of them)
+#: ``paper-scale`` or ``sabbaghi-a2`` is one of them)
 REPRODUCTIONS: dict[str, str] = {
     "sabbaghi-a2-paper": "sabbaghi-a2", "sabbaghi-rpe-addition-5to50": "sabbaghi-a2",
     **{recipe_id: "sabbaghi-a2" for recipe_id in A2_RECIPES.values()},
@@ -470,6 +475,21 @@ REPRODUCTIONS: dict[str, str] = {
     "cho-plain-1to30": "cho-addition", "cho-addition-1to30": "cho-addition",
     "cho-mul-nx2-1to40": "cho-nx2",
     "cho-minesweeper-5to9": "cho-minesweeper",
+}
+
+#: config fields that a reference recipe may set away from their defaults without adding anything to the paper's
+#: setup: sizes that follow from the frame, the IDs or the task
+IMPLEMENTATION_FIELDS: dict[str, str] = {
+    "model.vocab_size": "the tokens of the task (a board's mine token)",
+    "model.max_positions": "one row of the learned table per position ID",
+    "model.rpe_max_distance": "the RPE clip, wide enough for every distance in the frame",
+    "model.upe_slots": "one uniform vector per multiplier digit",
+    "model.position_channels": "one ID channel per axis of a board",
+}
+#: fields with no effect unless another is set: ``{field: (the switch, its "off" value)}``
+INERT_UNLESS: dict[str, tuple[str, Any]] = {
+    "model.relative_bias_max_distance": ("model.relative_bias", False),
+    "model.relative_bias_scale": ("model.relative_bias", False),
 }
 
 #: ``{claim: (recipe id, overrides)}``: the reference recipe of each claim, the closest to the paper. With no
@@ -519,6 +539,26 @@ def reference_recipe(claim: str) -> Recipe:
     recipe_id, overrides = REFERENCE_OF[claim]
     recipe = get_recipe(recipe_id)
     return recipe.derive(f"{claim}-reference", *overrides) if overrides else recipe
+
+
+def reference_additions(reference: Recipe) -> list[str]:
+    """The config fields of a reference recipe that no compared row reads and that are switched on (away from the
+    config's default), except :data:`IMPLEMENTATION_FIELDS` and fields inert in that config (:data:`INERT_UNLESS`).
+    Empty for every claim (tests/test_departures.py): a reference adds nothing the table does not show, so a recipe
+    derived from a reproduction cannot carry an addition into its own reference unseen."""
+    values = config_fields(reference)
+    defaults = config_fields(Recipe(id="defaults", task=TaskConfig(), model=ModelConfig(), train=TrainConfig(),
+                                    eval_lengths=(1,)))
+    found = []
+    for path, value in values.items():
+        if path in COMPARED_PATHS or path in NOT_SETUP_FIELDS or path in IMPLEMENTATION_FIELDS:
+            continue
+        switch = INERT_UNLESS.get(path)
+        if switch is not None and values[switch[0]] == switch[1]:
+            continue
+        if not _same_value(value, defaults[path]):
+            found.append(path)
+    return sorted(found)
 
 
 def setup_of(claim: str) -> PaperSetup:
@@ -580,10 +620,10 @@ def unlabelled_departures(recipe: Recipe, setup: PaperSetup, reference: Recipe |
                           labelled: Mapping[str, str] | None = None) -> list[str]:
     """The config fields in which ``recipe`` differs from the reference recipe of ``setup``'s claim
     (:func:`reference_recipe`, or ``reference``) that its departures table would not show: read by no compared row,
-    not labelled (``labelled``, default :data:`EXTRA_DEPARTURES` of the recipe's id) and not in
+    not labelled (:data:`EXTRA_DEPARTURES` of the recipe's id, and ``labelled``, more ``{path: why}``) and not in
     :data:`NOT_SETUP_FIELDS`. Empty for every recipe of :data:`REPRODUCTIONS` (tests/test_departures.py)."""
     reference = reference_recipe(setup.claim) if reference is None else reference
-    labelled = labelled_departures(recipe) if labelled is None else labelled
+    labelled = {**labelled_departures(recipe), **(labelled or {})}
     return [p for p in config_differences(recipe, reference)
             if p not in COMPARED_PATHS and p not in labelled and p not in NOT_SETUP_FIELDS]
 
@@ -663,9 +703,10 @@ def to_markdown(rows: Sequence[Mapping[str, Any]], columns: Iterable[str] | None
 
 __all__ = [
     "BEST_ON_LONGER", "CHO_ADDITION", "CHO_MINESWEEPER", "CHO_NX2", "COLUMNS", "COMPARED", "COMPARED_PATHS",
-    "Checkpoint", "Compared", "Departure", "EXTRA_DEPARTURES", "NONE", "NOT_SETUP_FIELDS", "OneOf", "PAPER_SETUPS",
-    "PaperSetup", "Positions", "REFERENCE_OF", "REPRODUCTIONS", "SABBAGHI_A2", "SABBAGHI_M2_K3", "SOURCES",
-    "Schedule", "Span", "Stated", "code", "config_differences", "config_fields", "departures", "departures_table",
-    "implied", "labelled_departures", "matches", "not_stated", "paper", "read_path", "reference_recipe",
-    "setup_of", "stale_labels", "to_markdown", "unlabelled_departures",
+    "Checkpoint", "Compared", "Departure", "EXTRA_DEPARTURES", "IMPLEMENTATION_FIELDS", "INERT_UNLESS", "NONE",
+    "NOT_SETUP_FIELDS", "OneOf", "PAPER_SETUPS", "PaperSetup", "Positions", "REFERENCE_OF", "REPRODUCTIONS",
+    "SABBAGHI_A2", "SABBAGHI_M2_K3", "SOURCES", "Schedule", "Span", "Stated", "code", "config_differences",
+    "config_fields", "departures", "departures_table", "implied", "labelled_departures", "matches", "not_stated",
+    "paper", "read_path", "reference_additions", "reference_recipe", "setup_of", "stale_labels", "to_markdown",
+    "unlabelled_departures",
 ]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ...analysis.interpret import attention_maps, relative_vectors
 from .attention import attention_heatmap, attention_side_by_side, offset_attention_map
 from .curves import (accuracy_by_level, accuracy_vs_length, complexity_histogram, loss_curve, median_band,
-                     per_position_loss)
+                     per_position_loss, selection_curve)
 from .heatmaps import gram_heatmaps, per_digit_heatmap, relative_bias_2d, relative_vector_map
 from .positional_maps import norm_profiles, positional_map_grid
 from .style import (MAX_WIDTH, MIN_FONT, PALETTE, ROLE_COLOURS, check_figure, math, series_styles, thin_ticks,
@@ -31,7 +31,7 @@ __all__ = ["relative_bias_2d", "use_course_style", "PALETTE", "ROLE_COLOURS", "M
            "thin_ticks", "check_figure",
            "token_table", "format_table", "position_table", "highlight_table",
            "accuracy_vs_length", "median_band", "loss_curve", "accuracy_by_level", "per_position_loss",
-           "complexity_histogram",
+           "complexity_histogram", "selection_curve",
            "per_digit_heatmap", "relative_vector_map", "attention_heatmap", "gram_heatmaps",
            "attention_side_by_side", "offset_attention_map",
            "positional_map_grid", "norm_profiles", "vector_pair_table",

@@ -7,7 +7,8 @@
 * :func:`loss_curve` -- training loss of one or more runs;
 * :func:`accuracy_by_level` -- exact match per complexity level (Sabbaghi Figure 8);
 * :func:`per_position_loss` -- test loss at every position of the ring (Sabbaghi Figure 9b);
-* :func:`complexity_histogram` -- exact distributions of a complexity measure (Sabbaghi Figures 13, 14).
+* :func:`complexity_histogram` -- exact distributions of a complexity measure (Sabbaghi Figures 13, 14);
+* :func:`selection_curve` -- the validation exact match through training, and the checkpoint it selects.
 
 Every function follows :mod:`lengen_utils.course.plots.style`: legend below the axes, one colour and one
 marker per series, labels of landmarks above the axes (never on the data), thinned ticks.
@@ -258,3 +259,19 @@ def complexity_histogram(distributions: Mapping[str, Sequence[float]], *, xlabel
 
 __all__ = ["accuracy_vs_length", "median_band", "loss_curve", "accuracy_by_level", "per_position_loss",
            "complexity_histogram", "label_above"]
+
+
+def selection_curve(steps: Sequence[int], curve: Mapping[int, Sequence[float]], *, selected: int | None = None,
+                    title: str | None = None, ax=None):
+    """Checkpoint selection (the papers' protocol): the exact match on the validation lengths at each validated step,
+    one line per length, and the selected step marked (Sabbaghi et al. call such curves highly fluctuating)."""
+    labels = [f"{k} digits" for k in curve]
+    fig, ax = new_axes(ax, (6, 3.2 + 0.24 * _legend_rows(labels)))
+    for (k, ems), (label, style) in zip(curve.items(), series_styles(labels).items()):
+        ax.plot(list(steps), [100 * v for v in ems], label=label, color=style["color"], marker=style.get("marker"))
+    if selected is not None:
+        ax.axvline(selected, color=REFERENCE_GREY, linestyle="--", linewidth=1, label=f"selected: step {selected:,}")
+    ax.set_ylim(-3, 103)
+    ax.set_xlabel("training step")
+    ax.set_ylabel("validation exact match (%)")
+    return finish(fig, ax, title, legend=True)

@@ -15,6 +15,7 @@ from ...core.constants import EVAL_SEED
 from ...core.evaluate import evaluate_lengths
 from ..notebook import n_eval, pct, render_md
 from ..plots.curves import accuracy_vs_length
+from ...lab.papers import departures_table, to_markdown
 from ...lab.zoo import entry, load, read_manifest, recipe_entries
 
 LIVE_SEED = EVAL_SEED + 2          # live test sets apart from the recorded ones
@@ -105,6 +106,16 @@ def recorded_rows(spec: PaperScale, lengths: tuple[int, ...] | None = None) -> d
             keep = [k for k in sorted(map(int, em)) if lengths is None or k in lengths]
             rows[label] = {f"{k} dig": pct(em[str(k)]) for k in keep}
     return rows
+
+
+def departures(recipe: str, claim: str | None = None):
+    """The rows where ``recipe`` departs from its paper's setup, or where the paper does not say (computed from the
+    recipe against the paper's record, :mod:`lengen_utils.lab.papers`), as a Markdown table for a notebook."""
+    from IPython.display import Markdown
+
+    rows = [row for row in departures_table(recipe, claim) if row["status"] != "same"]
+    return Markdown(f"**{recipe} against the paper** (every field that differs or that the paper does not state):\n\n"
+                    + to_markdown(rows))
 
 
 def evaluate_live(spec: PaperScale, n: int | None = None, progress: bool = False) -> dict[str, dict[int, float]]:
@@ -300,5 +311,5 @@ def check_upe_m3(cpu_median_at_5: float) -> None:
 
 __all__ = ["CHO_PLAIN", "COUPLED", "MINESWEEPER", "NB05", "NX2", "PaperScale", "RPE", "UPE_M3", "UPE_M3_MASKED", "UPE_M3_SEEN",
            "check_cho_plain", "check_coupled", "check_minesweeper", "check_nb05", "check_nx2", "check_rpe",
-           "check_upe_m3", "check_upe_masked", "retention", "evaluate_live", "figure", "live_figure",
+           "check_upe_m3", "check_upe_masked", "departures", "retention", "evaluate_live", "figure", "live_figure",
            "live_figures", "recorded", "recorded_rows", "seeds", "text", "texts", "upe_m3_text"]

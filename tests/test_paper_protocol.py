@@ -121,3 +121,69 @@ def test_mask_operator_hides_the_operator_key_only():
     assert torch.equal(b.key_padding | is_op, plain.key_padding)
     with pytest.raises(ConfigError, match="mask_operator=True.*decoder"):
         TaskConfig(mask_operator=True)
+
+
+def test_window_offsets_add_centres_to_the_window():
+    from lengen_utils.core.model.encodings import AttentionWindow
+    cfg = dataclasses.replace(ENCODER, attention_window=1, window_offsets=(5, -5))
+    ids = torch.arange(12)[None]
+    bias = AttentionWindow(cfg)(torch.zeros(1, 1, 12, 4), ids)[0, 0]          # [Tq, Tk]: 0 inside, -inf outside
+    seen = {(q, k) for q in range(12) for k in range(12) if bias[q, k] == 0}
+    expected = {(q, k) for q in range(12) for k in range(12)
+                if min(abs(k - q), abs(k - q - 5), abs(k - q + 5)) <= 1}
+    assert seen == expected
+    with pytest.raises(ConfigError, match="window_offsets.*attention_window > 0"):
+        dataclasses.replace(ENCODER, window_offsets=(5,))
+    with pytest.raises(ConfigError, match="window_offsets must be a list of whole numbers"):
+        dataclasses.replace(ENCODER, attention_window=1, window_offsets=(1.5,))
+    assert ModelConfig.from_dict(cfg.to_dict() | {"window_offsets": [5, -5]}) == cfg      # a manifest's list
+
+
+def test_the_leaderboard_shows_selected_and_final_rows(tmp_path, monkeypatch):
+    from lengen_utils.lab import leaderboard as lb
+    from lengen_utils.lab.zoo.catalog_sabbaghi_a2 import A2_RECIPES
+    from lengen_utils.lab.zoo.registry import recipe_entries
+    names = recipe_entries(A2_RECIPES["a2-select"])
+    em = {"5": 1.0, "10": 0.5}
+    manifest = {name: {"command": "c", "file": f"zoo/{name}.safetensors", "sha256": "0" * 64, "task": {},
+                       "model": {}, "metrics": {"em": em},
+                       "selection": {"final_metrics": {"em": {"5": 1.0, "10": 0.25}}}} for name in names.values()}
+    monkeypatch.setattr(lb, "read_manifest", lambda assets=None: manifest)
+    board = lb.leaderboard("sabbaghi-a2")
+    sel, fin = board["methods"][A2_RECIPES["a2-select"]], board["methods"][A2_RECIPES["a2-select"] + " (final)"]
+    assert sel["checkpoint"] == "selected" and fin["checkpoint"] == "final"
+    assert sel["lengths"][10]["median"] == 0.5 and fin["lengths"][10]["median"] == 0.25
+    rows = lb.leaderboard_rows(board)
+    assert rows[A2_RECIPES["a2-select"]]["checkpoint"] == "selected"
+    assert "(selected)" in lb.format_leaderboard(board)
+
+
+def test_a_resumed_run_keeps_its_selection(tmp_path):
+    task = Task(ENCODER_TASK)
+    cfg = TrainConfig(steps=40, batch_size=16, lr=3e-3, select_lengths=(4,), select_n=10, select_every=10)
+    torch.manual_seed(0)
+    whole = fit(Transformer(ENCODER), task, cfg, progress=False, log_every=10).selection
+    torch.manual_seed(0)
+    model = Transformer(ENCODER)
+    state = tmp_path / "state.pt"
+    short = TrainConfig.from_dict({**cfg.to_dict(), "steps": 40})
+    fit(model, task, short, progress=False, log_every=10, state_path=state, save_every=20, max_seconds=1e-9)
+    resumed = fit(model, task, short, progress=False, log_every=10, state_path=state, resume=True).selection
+    assert resumed.steps == whole.steps and resumed.curve == whole.curve
+    assert resumed.selected_step == whole.selected_step
+
+
+def test_zoo_import_of_a_record_only_entry_adds_the_record_alone(tmp_path):
+    import json
+    from lengen_utils.lab.zoo.importing import import_entry
+    from lengen_utils.lab.zoo.records import read_records, recorded
+    name = "sabbaghi-a2-paper-s0"
+    source = tmp_path / "gpu"
+    source.mkdir()
+    (source / f"manifest-{name}.json").write_text(json.dumps({name: {k: v for k, v in recorded(name).items()
+                                                                      if k != "stored"}}))
+    assets = tmp_path / "assets"
+    (assets / "zoo").mkdir(parents=True)
+    rec = import_entry(name, source, assets)
+    assert rec["stored"] is False and read_records(assets)[name] == rec
+    assert not list((assets / "zoo").iterdir())               # no weights were written

@@ -241,3 +241,27 @@ def test_nb03_attention_on_pad_only_positions_grows_with_length(nb03_rpe):
     assert digits[5] > 0.2                                   # not ~0 in distribution
     assert digits[20] > digits[10] > digits[5] + 0.1         # and it grows with the length
     assert digits[20] > digits[5] + 0.25
+
+
+def test_pad_only_offsets_are_read_from_training_and_hidden_by_the_aligned_window():
+    """In the frame l = 8 with <= 3-digit training sums, an answer digit at b's column c (0..3) finds digits at
+    offsets near 0 and near -(l + 1); the far offsets only ever held pad. A model whose window (two centres at
+    +-(l + 1)) hides them puts no attention there, at any length."""
+    import dataclasses as dc
+    from lengen_utils.analysis.rpe_decline import pad_only_offset_mass, pad_only_offsets
+    from lengen_utils.core.model import ModelConfig, Transformer
+    from lengen_utils.core.tasks import Task, TaskConfig
+    l = 8
+    task = Task(TaskConfig(op="+", format="sabbaghi", positions="consecutive", sampler="uniform", max_digits=3,
+                           frame_width=l, random_start=False, max_position=2 * l + 2, eval_sampler="uniform"))
+    offsets = pad_only_offsets(task, n=400)
+    assert offsets and -(l + 1) not in offsets and 0 not in offsets and -1 not in offsets
+    assert -(2 * l) in offsets                                 # b's column l-1 seen from the units digit: always pad
+    plain = ModelConfig(d_model=16, n_layers=1, n_heads=2, d_ff=32, causal=False, encoding="rpe",
+                        rpe_max_distance=2 * l + 1, max_positions=2 * l + 3)
+    windowed = dc.replace(plain, attention_window=1, window_offsets=(l + 1, -(l + 1)))
+    torch.manual_seed(0)
+    free = pad_only_offset_mass(Transformer(plain), task, [3, 7], n=10, offsets=offsets)
+    hidden = pad_only_offset_mass(Transformer(windowed), task, [3, 7], n=10, offsets=offsets)
+    assert all(0 < m < 1 for m in free.values())
+    assert all(m == 0 for m in hidden.values())

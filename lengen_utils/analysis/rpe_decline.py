@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import numpy as np
 import torch
@@ -110,20 +110,26 @@ def exact_match_by_cascade(model: Transformer, task: Task, length: int, n: int =
                         mean(correct[~easy]), mean(correct))
 
 
+def _training_batches(task: Task, n: int, seed: int, batch_size: int) -> Iterator[Batch]:
+    """``n`` training sequences in batches, from a generator seeded with ``seed`` (a curriculum task at the end of its
+    schedule)."""
+    n = check_positive_int(n, "n (training sequences)")
+    batch_size = check_positive_int(batch_size, "batch_size")
+    rng = np.random.default_rng(seed)
+    progress = 1.0 if task.config.curriculum != "none" else None
+    for start in range(0, n, batch_size):
+        yield task.train_batch(rng, min(batch_size, n - start), progress)
+
+
 def pad_only_positions(task: Task, n: int = 2000, seed: int = 0, batch_size: int = 500) -> frozenset[int]:
     """Position IDs whose token is ``pad`` in every one of ``n`` training sequences (``task.train_batch``).
 
     Read from the training data, not from the format: in the Sabbaghi format trained on <= ``max_digits`` digits
     these are the frame positions more than ``max_digits`` places left of each frame's right end. A position ID
     that never occurs in the sample is not in the set. A curriculum task is sampled at the end of its schedule."""
-    n = check_positive_int(n, "n (training sequences)")
-    batch_size = check_positive_int(batch_size, "batch_size")
-    rng = np.random.default_rng(seed)
-    progress = 1.0 if task.config.curriculum != "none" else None
     seen: set[int] = set()
     not_pad: set[int] = set()
-    for start in range(0, n, batch_size):
-        batch = task.train_batch(rng, min(batch_size, n - start), progress)
+    for batch in _training_batches(task, n, seed, batch_size):
         if batch.position_ids.shape != batch.tokens.shape:
             raise ValueError("pad_only_positions reads one position-ID channel per token; this task has "
                              f"position IDs of shape {tuple(batch.position_ids.shape)}")
@@ -212,13 +218,9 @@ def pad_only_offsets(task: Task, n: int = 2000, seed: int = 0, batch_size: int =
 
     This is the relative view of :func:`pad_only_positions`: a relative encoding learns one vector per offset, and
     these are the vectors whose keys were always ``pad`` while the model learned to add."""
-    n = check_positive_int(n, "n (training sequences)")
-    rng = np.random.default_rng(seed)
-    progress = 1.0 if task.config.curriculum != "none" else None
     occurs: set[int] = set()
     filled: set[int] = set()
-    for start in range(0, n, batch_size):
-        batch = task.train_batch(rng, min(batch_size, n - start), progress)
+    for batch in _training_batches(task, n, seed, batch_size):
         pairs = _digit_targets(batch)[:, :, None] & batch.key_padding[:, None, :]      # [B, Tq, Tk]
         offsets = _offsets(batch)
         occurs.update(offsets[pairs].unique().tolist())

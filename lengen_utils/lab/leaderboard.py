@@ -68,10 +68,14 @@ def _method(runs: list[tuple[int | None, str, dict]], curves: dict[str, dict], t
     entry = catalog()[runs[0][1]]
     trained = entry.task.max_digits
     inside = [m for n, (m, _, _) in spread.items() if n <= trained]
+    spent = budget(entry)
+    reached = [record["stopped"]["step"] for _, _, record in runs if record.get("stopped")]
+    if reached:                 # a run cut short by its time bound (zoo train --max-seconds): the steps it made
+        spent = {**spent, "steps": int(statistics.median(reached)), "planned_steps": spent["steps"]}
     return {
         "seeds": [seed for seed, _, _ in runs], "entries": [name for _, name, _ in runs],
         "train_seconds": [record.get("train_seconds") for _, _, record in runs],
-        "budget": budget(entry), "trained_digits": trained, "checkpoint": checkpoint,
+        "budget": spent, "trained_digits": trained, "checkpoint": checkpoint,
         "mastered": bool(inside) and all(m > threshold for m in inside),
         "lengths": {n: {"median": m, "min": lo, "max": hi} for n, (m, lo, hi) in spread.items()},
         "generalizable_length": generalizable_length(curves, threshold),

@@ -84,7 +84,7 @@ CHO_MINESWEEPER = register_recipe(get_recipe("nb05-mine-next").derive(
 SABBAGHI_UPE_M3 = register_recipe(get_recipe("nb04-upe-m3-f20-w3-long-cur-carry-prod").derive(
     "sabbaghi-upe-m3-9l", "model.n_layers=9", "model.d_model=256", "model.d_ff=1024",
     "train.steps=9000", "train.batch_size=128", "train.warmup_steps=500", "train.data_seeding=per_step",
-    seeds=(0,), tags=PAPER_SCALE,
+    seeds=(0,), tags=PAPER_SCALE + ("sabbaghi-m2-k3",),
     description="Sabbaghi et al. M2 (Figure 5b), 3-digit multiplier x 1-5 digit multiplicands, at the paper's depth "
                 "(9 layers, 8 heads, d 256) with the course's best recipe (UPE, window 3, multiplier curriculum, "
                 "carry and product read-outs), trained on a GPU; seed {seed}"))
@@ -129,7 +129,7 @@ CHO_PLAIN_1TO30 = register_recipe(get_recipe("nb05-plain").derive(
 #: hidden from every query (TaskConfig.mask_operator), trained until the time of one call runs out
 SABBAGHI_UPE_M3_MASKED = register_recipe(SABBAGHI_UPE_M3.derive(
     "sabbaghi-upe-m3-9l-masked", "task.mask_operator=true", "train.steps=12000",
-    eval_lengths=(1, 3, 5, 6, 8, 10, 12, 14, 15, 16, 17, 18, 19), seeds=(0,), tags=PAPER_SCALE,
+    eval_lengths=(1, 3, 5, 6, 8, 10, 12, 14, 15, 16, 17, 18, 19), seeds=(0,), tags=PAPER_SCALE + ("sabbaghi-m2-k3",),
     description="Sabbaghi et al. M2 at the paper's depth (9 layers, d 256) with the course's best recipe and the "
                 "operator hidden from every query (the fix for the collapse past 14 digits), trained on a GPU; "
                 "seed {seed}"))

@@ -190,7 +190,8 @@ def _median(board: dict, recipe: str, length: int) -> float:
 def check_ladder(board: dict) -> None:
     """The ladder's claims, on the medians over seeds: (1) the course's recipe masters 1-5 digits, carries to 10
     (>= 90%) and fails at 30 (< 50%); (2) the paper's sampler alone makes it decline earlier (a lower median at 10
-    digits); (3) the paper's whole recipe at this size (rung 6, selected checkpoint) does not reach 20 digits (< 50%);
+    digits); (3) the paper's whole recipe at this size (rung 6, selected checkpoint) does not master 1-5 digits, so it
+    says nothing about length here;
     (4) the aligned window on top of it masters 1-5 digits and meets the targets: >= 90% at 20 and >= 70% at 40."""
     ours, uniform, paper, window = (A2_RECIPES[r] for r in ("a2-ours", "a2-uniform", "a2-select", "a2-window"))
     missing = [r for r in (ours, uniform, paper, window) if r not in board["methods"]]
@@ -205,8 +206,8 @@ def check_ladder(board: dict) -> None:
     claim(_median(board, uniform, 10) < _median(board, ours, 10), f"the paper's sampler alone ({uniform}) should "
           f"decline earlier than the course's recipe", f"{pct(_median(board, uniform, 10))} against "
           f"{pct(_median(board, ours, 10))} at 10 digits")
-    claim(_median(board, paper, 20) < 0.5, f"the paper's whole recipe at this size ({paper}) should not reach 20 digits",
-          pct(_median(board, paper, 20)), "If it does, the text under-reports the paper's recipe.")
+    claim(not m[paper]["mastered"], f"the paper's whole recipe at this size ({paper}) should not master 1-5 digits "
+          f"(the text says so)", "mastered", "If it does, the text under-reports the paper's recipe at this size.")
     claim(m[window]["mastered"], f"{window} should master 1-5 digits", "not mastered", "A fix that fails in "
           "distribution says nothing about length.")
     for length, bar in ((20, 0.9), (40, 0.7)):

@@ -18,7 +18,7 @@ from ...analysis.rpe_decline import (CascadeSplit, digit_accuracy_by_significanc
 from ...core.claims import claim
 from ...core.constants import EVAL_SEED
 from ...lab.leaderboard import leaderboard, leaderboard_rows
-from ...lab.zoo import entry, load, read_manifest, recipe_entries
+from ...lab.zoo import entry, entry_for, load, read_manifest, recipe_entries
 from ...lab.zoo.catalog_sabbaghi_a2 import A2_RECIPES, A2_RUNGS, A2_TAG
 from ...lab.zoo.records import read_records
 from ..notebook import n_eval, pct
@@ -179,7 +179,7 @@ def band_labels(board: dict) -> dict[str, str]:
 
 
 #: seed 0 of the course's recipe, the paper's whole recipe and the fix: the models whose attention is compared
-SINK_MODELS = {RUNG_LABELS[A2_RECIPES[r]]: f"{A2_RECIPES[r]}-s0" for r in ("a2-ours", "a2-select", "a2-window")}
+SINK_MODELS = {RUNG_LABELS[A2_RECIPES[r]]: entry_for(A2_RECIPES[r], 0).name for r in ("a2-ours", "a2-select", "a2-window")}
 WINDOWED = RUNG_LABELS[A2_RECIPES["a2-window"]]
 
 

@@ -8,7 +8,7 @@ from lengen_utils.lab.zoo.catalog_sabbaghi_a2 import A2_RECIPES
 
 
 def _board(curves: dict[str, dict[int, float]], mastered: dict[str, bool] | None = None) -> dict:
-    mastered = {"a2-select": False, **(mastered or {})}
+    mastered = mastered or {}
     methods = {}
     for rung, curve in curves.items():
         methods[A2_RECIPES[rung]] = {"mastered": mastered.get(rung, True),
@@ -16,8 +16,10 @@ def _board(curves: dict[str, dict[int, float]], mastered: dict[str, bool] | None
     return {"methods": methods}
 
 
-GOOD = {"a2-ours": {10: 0.98, 20: 0.8, 30: 0.02, 40: 0.0}, "a2-uniform": {10: 0.2, 20: 0.0, 30: 0.0, 40: 0.0},
-        "a2-select": {10: 0.1, 20: 0.0, 30: 0.0, 40: 0.0}, "a2-window": {10: 0.97, 20: 0.92, 30: 0.85, 40: 0.8}}
+GOOD = {"a2-ours": {6: 0.99, 10: 0.98, 20: 0.8, 30: 0.02, 40: 0.0},
+        "a2-uniform": {6: 0.5, 10: 0.2, 20: 0.0, 30: 0.0, 40: 0.0},
+        "a2-select": {1: 0.1, 6: 0.4, 10: 0.1, 20: 0.0, 30: 0.0, 40: 0.0},
+        "a2-window": {6: 0.97, 10: 0.97, 20: 0.92, 30: 0.85, 40: 0.8}}
 
 
 def test_the_ladder_check_reads_the_four_rungs_the_text_names():
@@ -26,12 +28,14 @@ def test_the_ladder_check_reads_the_four_rungs_the_text_names():
         s.check_ladder(_board({k: v for k, v in GOOD.items() if k != "a2-window"}))
     with pytest.raises(ClaimFailed, match="decline earlier"):
         s.check_ladder(_board({**GOOD, "a2-uniform": GOOD["a2-ours"]}))
-    with pytest.raises(ClaimFailed, match="whole recipe.*should not master"):
-        s.check_ladder(_board(GOOD, {"a2-select": True}))
+    with pytest.raises(ClaimFailed, match="whole recipe.*stop at its trained length"):
+        s.check_ladder(_board({**GOOD, "a2-select": {1: 0.1, 6: 0.7, 10: 0.5, 20: 0.0, 30: 0.0, 40: 0.0}}))
+    with pytest.raises(ClaimFailed, match="should miss 1-digit sums"):
+        s.check_ladder(_board({**GOOD, "a2-select": {1: 0.99, 6: 0.4, 10: 0.1, 20: 0.0, 30: 0.0, 40: 0.0}}))
     with pytest.raises(ClaimFailed, match="a2-window should master"):
         s.check_ladder(_board(GOOD, {"a2-window": False}))
     with pytest.raises(ClaimFailed, match="at 40 digits"):
-        s.check_ladder(_board({**GOOD, "a2-window": {10: 0.97, 20: 0.92, 30: 0.7, 40: 0.6}}))
+        s.check_ladder(_board({**GOOD, "a2-window": {6: 0.97, 10: 0.97, 20: 0.92, 30: 0.7, 40: 0.6}}))
 
 
 def _decline(units30=0.4, middle30=0.8, easy=0.1, mass=0.5) -> s.Decline:

@@ -61,3 +61,15 @@ def _register_rungs() -> dict[str, str]:
 
 #: ``{rung: recipe id}`` in the ladder's order
 A2_RECIPES = _register_rungs()
+
+
+# == Sabbaghi M1 with the paper's protocol: the 1-digit UPE model without the window (notebook 04's nb04-upe-m1-f20)
+# and the paper's choices of the A2 ladder's rungs 2-6 at once (uniform sampler, 100k fixed set, dropout 0.1, post-LN,
+# the best checkpoint on longer products). Does the paper's UPE alone reach 3x? (tag sabbaghi-m1-paper)
+M1_PAPER = register_recipe(get_recipe("nb04-upe-m1-f20").derive(
+    "nb04-upe-m1-f20-paper", "task.sampler=uniform", "task.train_set_size=100000", "model.dropout=0.1",
+    "model.norm_placement=post", "train.select_lengths=[10, 15]", "train.select_every=250",
+    seeds=A2_SEEDS, tags=("sabbaghi-m1-paper",),
+    description="Sabbaghi M1 with the paper's protocol: UPE without the window, 1-digit multiplier, trained on <= 5 "
+                "digits in the frame l = 20 with the uniform sampler, 100k fixed products, dropout 0.1, post-LN and "
+                "the best checkpoint on 10- and 15-digit products; seed {seed}"))

@@ -141,6 +141,17 @@ class Selection:
     best: float = -1.0
     state: dict | None = None
 
+    def saved(self) -> dict:
+        """What a training state keeps of it (weights included), for :meth:`restore` after a resume."""
+        return {"steps": self.steps, "curve": self.curve, "selected_step": self.selected_step, "best": self.best,
+                "state": self.state}
+
+    def restore(self, saved: dict) -> None:
+        """Continue from :meth:`saved`."""
+        self.steps, self.selected_step = list(saved["steps"]), saved["selected_step"]
+        self.curve = {int(k): list(v) for k, v in saved["curve"].items()}
+        self.best, self.state = float(saved["best"]), saved["state"]
+
     def record(self) -> dict:
         """The curve and the choice, as a manifest records them (no weights)."""
         return {"lengths": list(self.lengths), "n": self.n, "every": self.every, "seed": self.seed,
@@ -262,10 +273,7 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
                                   f"({error_summary(err)})") from None
         start, losses, window = int(state["step"]), list(state["losses"]), list(state.get("window", []))
         if selection is not None and state.get("selection") is not None:
-            saved = state["selection"]
-            selection.steps, selection.selected_step = list(saved["steps"]), saved["selected_step"]
-            selection.curve = {int(k): list(v) for k, v in saved["curve"].items()}
-            selection.best, selection.state = float(saved["best"]), saved["state"]
+            selection.restore(state["selection"])
         rng.bit_generator.state = _restore_rng_state(state["rng"])
         torch.set_rng_state(state["torch_rng"])
 
@@ -278,9 +286,7 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
                 "rng": _rng_state(rng, rng_state),
                 "torch_rng": torch.get_rng_state(), "train_config": cfg.to_dict(),
                 "model_config": model.cfg.to_dict(), "task_config": task.config.to_dict(),
-                "selection": None if selection is None else {
-                    "steps": selection.steps, "curve": selection.curve, "selected_step": selection.selected_step,
-                    "best": selection.best, "state": selection.state}})
+                "selection": None if selection is None else selection.saved()})
 
     def draw(step: int):   # in the worker: the batch, and the generator's state after it (for snapshots)
         source = rng if cfg.data_seeding == "stream" else np.random.default_rng([cfg.seed, step])
@@ -290,6 +296,8 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     model.train()
     t0 = time.perf_counter()
     bar = tqdm(range(start, cfg.steps), desc=desc, disable=not progress, initial=start, total=cfg.steps)
+    if task.config.train_set_size:
+        task.train_set()   # drawn once here: forked data workers inherit it instead of each drawing its own
     batches = prefetcher(draw, start, cfg.steps, data_worker, workers)
     rng_state = None       # the generator after the last batch taken (a worker process draws from its own copy)
     done = cfg.steps       # the step training ends at (earlier with max_seconds)

@@ -1,8 +1,9 @@
 """One Transformer for every experiment: decoder (causal) or encoder (bidirectional), any encoding.
 
 Pre-norm blocks: ``x + Attn(Norm(x))`` then ``x + MLP(Norm(x))``; a final norm and a linear read-out
-over the vocabulary. ``ModelConfig.norm_placement="post"`` gives BERT's post-norm blocks instead (``Norm(x + Attn(x))``
-then ``Norm(x + MLP(x))``, a norm on the embeddings, none before the read-out), as Sabbaghi et al. train. Inputs are token IDs plus position IDs (and, for UPE, the multiplier slots), so
+over the vocabulary. ``ModelConfig.norm_placement="post"`` gives BERT's post-norm blocks instead
+(``Norm(x + Attn(x))`` then ``Norm(x + MLP(x))``, a norm on the embeddings, none before the read-out), as
+Sabbaghi et al. train. Inputs are token IDs plus position IDs (and, for UPE, the multiplier slots), so
 the same model serves APE, coupling, Abacus and the relative encodings. A looped model
 (``ModelConfig.loops``, ``loops_per_digit``) runs the block stack several times with shared weights; a pass
 ``t`` of layer ``i`` is the ``t * n_layers + i``-th layer for the KV cache, so cached, blocked and full passes

@@ -96,16 +96,21 @@ def recorded_rows(spec: PaperScale, lengths: tuple[int, ...] | None = None) -> d
     manifest = read_manifest()
     rows = {}
     for name in seeds(spec).values():
-        rec = manifest[name]
-        curves = {f"seed {rec['seed']}": rec["metrics"]["em"]}
-        if "selection" in rec:
-            sel = rec["selection"]
-            curves = {f"seed {rec['seed']}, selected (step {sel['selected_step']:,})": rec["metrics"]["em"],
-                      f"seed {rec['seed']}, final (step {sel['final_step']:,})": sel["final_metrics"]["em"]}
-        for label, em in curves.items():
-            keep = [k for k in sorted(map(int, em)) if lengths is None or k in lengths]
-            rows[label] = {f"{k} dig": pct(em[str(k)]) for k in keep}
+        rows.update(checkpoint_rows(manifest[name], f"seed {manifest[name]['seed']}", lengths))
     return rows
+
+
+def checkpoint_rows(rec: dict, label: str, lengths: tuple[int, ...] | None = None) -> dict[str, dict[str, str]]:
+    """One record's exact match per length as table rows under ``label``: one row, or, with checkpoint selection,
+    one for the selected checkpoint and one for the final (each naming its step, and a time bound that stopped it)."""
+    curves = {label: rec["metrics"]["em"]}
+    if "selection" in rec:
+        sel = rec["selection"]
+        stopped = f" of {rec['stopped']['planned_steps']:,} planned: the time bound" if rec.get("stopped") else ""
+        curves = {f"{label}, selected (step {sel['selected_step']:,})": rec["metrics"]["em"],
+                  f"{label}, final (step {sel['final_step']:,}{stopped})": sel["final_metrics"]["em"]}
+    return {row: {f"{k} dig": pct(em[str(k)]) for k in sorted(map(int, em)) if lengths is None or k in lengths}
+            for row, em in curves.items()}
 
 
 def departures(recipe: str, claim: str | None = None):
@@ -312,5 +317,5 @@ def check_upe_m3(cpu_median_at_5: float) -> None:
 
 __all__ = ["CHO_PLAIN", "COUPLED", "MINESWEEPER", "NB05", "NX2", "PaperScale", "RPE", "UPE_M3", "UPE_M3_MASKED", "UPE_M3_SEEN",
            "check_cho_plain", "check_coupled", "check_minesweeper", "check_nb05", "check_nx2", "check_rpe",
-           "check_upe_m3", "check_upe_masked", "departures", "retention", "evaluate_live", "figure", "live_figure",
+           "check_upe_m3", "check_upe_masked", "checkpoint_rows", "departures", "retention", "evaluate_live", "figure", "live_figure",
            "live_figures", "recorded", "recorded_rows", "seeds", "text", "texts", "upe_m3_text"]

@@ -22,6 +22,7 @@ from ...lab.zoo import entry, entry_for, load, read_manifest, recipe_entries
 from ...lab.zoo.catalog_sabbaghi_a2 import A2_RECIPES, A2_RUNGS, A2_TAG
 from ...lab.zoo.records import read_records
 from ..notebook import n_eval, pct
+from .paper_scale import checkpoint_rows
 
 PAPER_RECIPE = "sabbaghi-a2-paper"               # Sabbaghi et al.'s recipe at their size (records only)
 OUR_GPU_RECIPE = "sabbaghi-rpe-addition-5to50"   # our earlier recipe at the paper's depth (d 256), stored
@@ -48,19 +49,11 @@ def paper_rows(lengths: tuple[int, ...] = PAPER_LENGTHS) -> dict[str, dict[str, 
     """The paper's recipe (each seed: the selected and the final checkpoint) beside our earlier GPU recipe at the same
     depth: exact match per length, as table rows."""
     rows = {}
-    for name, rec in paper_records().items():
-        sel = rec["selection"]
-        stopped = f" of {rec['stopped']['planned_steps']:,} planned: the time bound" if rec.get("stopped") else ""
-        for label, em in ((f"paper's recipe, seed {rec['seed']}, selected (step {sel['selected_step']:,})",
-                           rec["metrics"]["em"]),
-                          (f"paper's recipe, seed {rec['seed']}, final (step {sel['final_step']:,}{stopped})",
-                           sel["final_metrics"]["em"])):
-            rows[label] = {f"{k} dig": pct(em[str(k)]) for k in lengths if str(k) in em}
+    for rec in paper_records().values():
+        rows.update(checkpoint_rows(rec, f"paper's recipe, seed {rec['seed']}", lengths))
     manifest = read_manifest()
     for seed, name in recipe_entries(OUR_GPU_RECIPE, built_only=True).items():
-        em = manifest[name]["metrics"]["em"]
-        rows[f"our GPU recipe (d 256), seed {seed}, final"] = {f"{k} dig": pct(em[str(k)]) for k in lengths
-                                                               if str(k) in em}
+        rows.update(checkpoint_rows(manifest[name], f"our GPU recipe (d 256), seed {seed}, final", lengths))
     return rows
 
 

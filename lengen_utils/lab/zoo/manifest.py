@@ -184,11 +184,16 @@ def _record_in_manifest(name: str, record: dict, assets: Path | None = None) -> 
 
 
 def _replace_manifest(manifest: dict, assets: Path | None = None) -> None:
-    path = manifest_path(assets)
+    replace_json(manifest_path(assets), manifest)
+
+
+def replace_json(path: Path, records: dict) -> None:
+    """Write ``records`` to ``path`` atomically: a temporary file beside it, synced, then renamed over it (the
+    manifest, and ``records.json`` of the entries recorded without weights)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{MANIFEST}.{os.getpid()}.new")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.new")
     try:
-        _write_json(tmp, manifest)
+        _write_json(tmp, records)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)

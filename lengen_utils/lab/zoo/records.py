@@ -9,12 +9,11 @@ entry checks the record against the catalog (same configs and test lengths) and 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from .builder import catalog_entry_of
 from .entry import RECORD_ONLY_TAG, ZooError
-from .manifest import assets_dir
+from .manifest import assets_dir, manifest_lock, replace_json
 
 RECORDS = "records.json"
 
@@ -53,17 +52,12 @@ def import_record(name: str, record: dict, source: Path, assets: Path | None = N
     except (AssertionError, KeyError, TypeError, ValueError) as err:
         raise ZooError(f"{name}: the record in {source} is not this catalog's entry ({err})") from None
     kept = {**{k: v for k, v in record.items() if k not in ("file", "sha256")}, "stored": False}
-    records = read_records(assets)
-    if name in records and records[name] != kept:
-        raise ZooError(f"{RECORDS} already holds another record of {name!r}; remove it first to replace it")
-    records[name] = kept
-    path = records_path(assets)
-    tmp = path.with_name(f".{RECORDS}.{os.getpid()}.new")
-    try:
-        tmp.write_text(json.dumps(dict(sorted(records.items())), indent=1) + "\n")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with manifest_lock(assets):              # the assets folder's one lock: no concurrent writer drops a record
+        records = read_records(assets)
+        if name in records and records[name] != kept:
+            raise ZooError(f"{RECORDS} already holds another record of {name!r}; remove it first to replace it")
+        records[name] = kept
+        replace_json(records_path(assets), records)
     return kept
 
 

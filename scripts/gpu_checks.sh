@@ -53,7 +53,7 @@ for name in "${ENTRIES[@]}"; do
     ${MAX_SECONDS:+--max-seconds "$MAX_SECONDS"} >"$work/logs/train-$name.log" 2>&1 &
   pids+=($!)
 done
-timeout "$(( $(left) > 300 ? 300 : $(left) ))" $PY -m pytest -m cuda tests/test_cuda.py -q -p no:nbval \
+timeout "$(( $(left) > 300 ? 300 : $(left) ))" $PY -m pytest -m cuda ${CUDA_TESTS:-tests/test_cuda.py tests/test_fire.py} -q -p no:nbval \
   >"$work/logs/pytest-cuda.log" 2>&1
 if [ -n "${VERIFY:-}" ]; then
   # shellcheck disable=SC2086

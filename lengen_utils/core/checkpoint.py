@@ -54,7 +54,7 @@ def _weights_digest(state: dict[str, torch.Tensor]) -> str:
         t = state[name].detach().cpu().contiguous()
         h.update(name.encode())
         h.update(str(tuple(t.shape)).encode() + str(t.dtype).encode())
-        h.update(t.view(torch.uint8).numpy().tobytes() if t.numel() else b"")
+        h.update(t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b"")   # 0-dim too
     return h.hexdigest()
 
 

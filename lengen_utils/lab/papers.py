@@ -472,6 +472,7 @@ REPRODUCTIONS: dict[str, str] = {
     "sabbaghi-a2-paper": "sabbaghi-a2", "sabbaghi-rpe-addition-5to50": "sabbaghi-a2",
     **{recipe_id: "sabbaghi-a2" for recipe_id in A2_RECIPES.values()},
     "sabbaghi-upe-m3-9l": "sabbaghi-m2-k3", "sabbaghi-upe-m3-9l-masked": "sabbaghi-m2-k3",
+    "sabbaghi-upe-m3-9l-masked-annealed": "sabbaghi-m2-k3", "sabbaghi-upe-m3-9l-masked-b256": "sabbaghi-m2-k3",
     "cho-plain-1to30": "cho-addition", "cho-addition-1to30": "cho-addition",
     "cho-mul-nx2-1to40": "cho-nx2",
     "cho-minesweeper-5to9": "cho-minesweeper",
@@ -530,6 +531,8 @@ EXTRA_DEPARTURES: dict[str, dict[str, str]] = {
 EXTRA_DEPARTURES["sabbaghi-upe-m3-9l-masked"] = {
     **EXTRA_DEPARTURES["sabbaghi-upe-m3-9l"],
     "task.mask_operator": "the operator x hidden from every query (the fix for the collapse past 14 digits)"}
+EXTRA_DEPARTURES["sabbaghi-upe-m3-9l-masked-annealed"] = EXTRA_DEPARTURES["sabbaghi-upe-m3-9l-masked"]
+EXTRA_DEPARTURES["sabbaghi-upe-m3-9l-masked-b256"] = EXTRA_DEPARTURES["sabbaghi-upe-m3-9l-masked"]
 
 
 def reference_recipe(claim: str) -> Recipe:

@@ -8,7 +8,7 @@ from ..config_checks import ConfigError, check_bool, check_choice, check_int, co
 from ..task_config import DEFAULT_MAX_POSITION
 from ..vocab import ARITHMETIC_VOCAB
 
-ENCODINGS = ("none", "learned", "sinusoidal", "rpe", "upe", "rope", "alibi")
+ENCODINGS = ("none", "learned", "sinusoidal", "rpe", "upe", "rope", "alibi", "fire")
 NORMS = ("layernorm", "rmsnorm", "none")
 NORM_PLACEMENTS = ("pre", "post")
 ACTIVATIONS = ("gelu", "relu")
@@ -25,7 +25,8 @@ class ModelConfig:
     the supplied position IDs, so coupling is ``learned`` fed coupled IDs), ``sinusoidal``, ``rpe``
     (Shaw et al. vectors added to the keys, Sabbaghi eq. 2.1, distances clipped at
     ``rpe_max_distance``), ``upe`` (Sabbaghi eq. 3.3: one key vector per multiplier digit, RPE among
-    the rest), ``rope`` or ``alibi``. ``relative_bias`` adds a learned scalar per head and clipped
+    the rest), ``rope``, ``alibi`` or ``fire`` (Li et al. 2024: a small MLP of the log-scaled distance divided by the
+    log-scaled query position, :class:`~.encodings.FireBias`; decoders only). ``relative_bias`` adds a learned scalar per head and clipped
     ID difference (T5 style) on top of any encoding; ``relative_bias_uniform`` gives the multiplier's digits
     one scalar per head and digit instead, at any distance (N x 2). ``relative_bias_scale`` multiplies those scalars
     (stored parameter x scale): under Adam this multiplies their effective learning rate, so a few
@@ -84,8 +85,11 @@ class ModelConfig:
     norm_placement: str = "pre"       # "pre": x + f(Norm(x)); "post": Norm(x + f(x)), BERT's (Sabbaghi et al.)
     activation: str = "gelu"          # MLP non-linearity: "gelu" or "relu"
     rope_base: float = 10000.0
+    fire_mlp_width: int = 32          # FIRE's MLP: 1 -> width -> n_heads (Li et al. 2024 use 32)
+    fire_threshold: float = 512.0     # FIRE's learnable threshold L at initialisation (Li et al.: 512)
     arithmetic_heads: int = 0         # Sabbaghi 3.3: first h heads: RPE among number tokens (arithmetic_heads.py)
     position_channels: int = 1        # 2: (row, column) IDs [B, T, 2], one learned table each (Cho et al. 6.2)
+    shared_channel_table: bool = False  # the channels share one learned table (Cho et al. 6.2, Appendix B.8)
     attention_window: int = 0          # > 0: keys within this ID distance only (the multiplier's digits: any)
     window_offsets: tuple[int, ...] = ()   # more window centres: keys within attention_window of query ID + offset
     length_scale: bool = False        # scalable softmax: logits x s_h log(n), n = keys the query sees
@@ -111,7 +115,8 @@ class ModelConfig:
             check_int(own, name, getattr(self, name), minimum=0)
         for name in ("causal", "relative_bias", "relative_bias_uniform", "length_scale"):
             check_bool(own, name, getattr(self, name))
-        for name in ("relative_bias_scale", "rpe_scale", "rope_base"):
+        check_int(own, "fire_mlp_width", self.fire_mlp_width)
+        for name in ("relative_bias_scale", "rpe_scale", "rope_base", "fire_threshold"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
                 raise ConfigError(f"{own}.{name} must be a finite number > 0, got {value!r}")
@@ -124,6 +129,9 @@ class ModelConfig:
             raise ConfigError(f"d_model={self.d_model} must be divisible by n_heads={self.n_heads}")
         if self.encoding == "rope" and (self.d_model // self.n_heads) % 2:
             raise ConfigError(f"rope needs an even head dimension; d_model/n_heads = {self.d_model // self.n_heads}")
+        if self.encoding == "fire" and not self.causal:
+            raise ConfigError("encoding 'fire' is defined for causal attention (Li et al. 2024: keys j <= query i, "
+                              "normalised by the query's position); use causal=True, or 'rpe'/'alibi' in an encoder")
         self._check_arithmetic_heads()
         self._check_loops()
         self._check_position_channels()
@@ -178,6 +186,10 @@ class ModelConfig:
                               f"'none' (NoPE), optionally with relative_bias (one scalar per vector of clipped "
                               f"differences), without arithmetic_heads; got encoding={self.encoding!r}, "
                               f"arithmetic_heads={self.arithmetic_heads}")
+        if self.shared_channel_table and (c < 2 or self.encoding != "learned"):
+            raise ConfigError(f"shared_channel_table=True shares one learned table between position-ID "
+                              f"channels: it needs position_channels >= 2 and encoding 'learned'; got "
+                              f"position_channels={c}, encoding={self.encoding!r}")
 
     def _check_arithmetic_heads(self) -> None:
         """Arithmetic heads (Sabbaghi Section 3.3): 0..n_heads of them, in an encoder whose other heads read

@@ -7,7 +7,8 @@ of 800 boards.
 **The paper's recipe at our scale** (tag ``nb05-2d-cho``): 3-5 cells per side, square test boards of width
 3-10, a 2-layer 4-head decoder (d 64), 3,000 steps of 32 boards, Cho's coupled IDs in two channels (row,
 column), each with its own random start in 1..max_position - side (max_position 12), start 1 at
-evaluation; one learned table per channel (the paper shares one table, its Appendix B.8). The NoPE
+evaluation; one learned table per channel (the paper shares one table, its Appendix B.8:
+``nb05-mine-coupled-shared`` is that variant). The NoPE
 baseline has the same size and budget. ``nb05-mine-coupled-8000-s0`` is that recipe trained 8,000 steps.
 
 **Our recipe** (tag ``nb05-2d``), on the paper's sizes (train 5-9 per side, test square boards 5-14), same
@@ -51,17 +52,21 @@ def _board_model(encoding: str, **extra) -> ModelConfig:
 
 
 def minesweeper_recipe(encoding: str = "learned", steps: int = MINE_STEPS,
-                       seeds: tuple[int, ...] = MINE_SEEDS) -> Recipe:
+                       seeds: tuple[int, ...] = MINE_SEEDS, shared_table: bool = False) -> Recipe:
     """The paper's recipe at our scale: the coupled 2-D decoder (``encoding='learned'``) or its NoPE baseline
-    (``'none'``); ``steps`` other than the default adds ``-{steps}`` to the id (the longer run)."""
+    (``'none'``); ``steps`` other than the default adds ``-{steps}`` to the id (the longer run);
+    ``shared_table`` gives both ID channels one learned table, as Cho et al. do (their Appendix B.8)."""
     task = TaskConfig(task="minesweeper", format="minesweeper", positions="coupled2d", min_digits=MINE_SIDES[0],
                       max_digits=MINE_SIDES[1], random_start=True, max_position=MINE_MAX_POSITION)
     method = "coupled" if encoding == "learned" else "nope"
     what = ("2-D position coupling (row and column IDs, random starts)" if encoding == "learned"
             else "NoPE baseline (no position information)")
+    if shared_table:
+        what += ", one learned table shared by the two channels (the paper's Appendix B.8)"
     longer = "" if steps == MINE_STEPS else f"-{steps}"
-    model = _board_model(encoding, max_positions=MINE_MAX_POSITION + 1)
-    return Recipe(id=f"nb05-mine-{method}{longer}", task=task, model=model,
+    model = _board_model(encoding, max_positions=MINE_MAX_POSITION + 1,
+                         **({"shared_channel_table": True} if shared_table else {}))
+    return Recipe(id=f"nb05-mine-{method}{'-shared' if shared_table else ''}{longer}", task=task, model=model,
                   train=TrainConfig(steps=steps, batch_size=MINE_BATCH, lr=3e-3, warmup_steps=100), seeds=seeds,
                   eval_lengths=MINE_WIDTHS, eval_n=1000, tags=("nb05-2d-cho", "minesweeper"),
                   description=f"minesweeper generator (Cho et al. 6.2): {what}; boards 3-5 per side, tested on square "
@@ -90,5 +95,6 @@ def next_cell_recipe(relative: bool = True) -> Recipe:
 register_recipe(minesweeper_recipe("learned"))
 register_recipe(minesweeper_recipe("none", seeds=(0,)))
 register_recipe(minesweeper_recipe("learned", steps=8000, seeds=(0,)))   # does a longer run widen the boards it solves?
+register_recipe(minesweeper_recipe("learned", shared_table=True))   # the paper's one table for both channels
 register_recipe(next_cell_recipe())
 register_recipe(next_cell_recipe(relative=False))

@@ -16,6 +16,10 @@ search). The budget is part of the entry, and the leaderboard prints it beside t
   test them: a letter before every digit names its significance, so the sequence is twice as long.
 * ``abacus``: McLeish et al.'s Abacus IDs (each number counted from its least significant digit) in a learned
   table with a random offset in training: coupling's idea per number, with the operators at 0.
+* ``fire``: Li et al. 2024's FIRE, a learned function of the log distance normalised by the query's position
+  (:class:`~lengen_utils.core.model.encodings.FireBias`), no absolute positions.
+* ``fire-hints``: FIRE with index hints and random-start IDs, in Cho's reversed format: the recipe of Zhou et al.
+  2024 ("Transformers can achieve length generalization but not robustly") at our scale.
 
 Plain coupling and our variant (``nb05-plain``, ``nb05-both``) join the same leaderboard through their tag.
 """
@@ -72,6 +76,12 @@ BASELINES: dict[str, Baseline] = {
     "abacus": Baseline("Abacus", "Abacus IDs (McLeish et al.) in a learned table, random offset in training",
                        ("task.positions=abacus", "task.random_start=true", "task.max_position=64",
                         "model.max_positions=65"), 3, 4000),
+    "fire": Baseline("FIRE", "FIRE: functional relative positions with progressive interpolation (Li et al. 2024)",
+                     ("model.encoding=fire",), 3, 4000),
+    # Zhou et al. 2024 train FIRE with index hints, reversed answers and randomized positions
+    "fire-hints": Baseline("FIRE + index hints", "FIRE with index hints (Zhou et al. 2024's recipe) in Cho's format, "
+                           "random-start IDs", ("task.format=cho_hints", "model.encoding=fire", "task.random_start=true",
+                                                "task.max_position=255", "model.max_positions=256"), 3, 4000),
 }
 
 

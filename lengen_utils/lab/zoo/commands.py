@@ -1,4 +1,5 @@
-"""``python -m lengen_utils.lab.zoo list | train | import | verify | table | migrate [--half]``: the zoo's command line.
+"""``python -m lengen_utils.lab.zoo list | train | import | verify | table | migrate [--half] | retire``: the zoo's
+command line.
 
 Names, flags, ``$LENGEN_THREADS``, the manifest's shape and the assets folder are checked before
 anything trains; a refusal is one line on stderr with exit status 2. A failure afterwards (a
@@ -19,6 +20,7 @@ from .catalog import catalog
 from .entry import ZooError
 from .manifest import assets_dir, manifest_record, read_manifest
 from .migrate import half_entry, migrate_entry, outdated
+from .records import retire
 from .registry import unknown_entries_message
 from .report import markdown_table, update_readme
 
@@ -53,6 +55,9 @@ def build_parser() -> OneLineParser:
     p_migrate.add_argument("names", nargs="*", metavar="NAME", help="entries (default: every outdated one)")
     p_migrate.add_argument("--half", action="store_true",
                            help="store the named entries in float16 instead and re-measure their metrics")
+    p_retire = sub.add_parser("retire", help="take built entries' weights out of assets/ (their records move to "
+                                             "assets/retired.json; `train` builds them again)")
+    p_retire.add_argument("names", nargs="+", metavar="NAME")
     return parser
 
 
@@ -172,6 +177,10 @@ def main(argv: list[str] | None = None) -> int:
                 rec = import_entry(name, args.source)
                 what = rec["sha256"][:12] if "sha256" in rec else "its record alone, into records.json"
                 print(f"{name}: imported from {args.source} ({what}, trained on {rec.get('device')})")
+        elif args.cmd == "retire":
+            for name in names:
+                retire(name)
+                print(f"{name}: retired (record kept in assets/retired.json; rebuild: {PROG} train {name})")
         elif args.cmd == "train":
             for name in names:
                 rec = build(name, device=args.device, max_seconds=args.max_seconds)

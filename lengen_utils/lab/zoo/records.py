@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .builder import catalog_entry_of
 from .entry import RECORD_ONLY_TAG, ZooError
-from .manifest import assets_dir, manifest_lock, replace_json
+from .manifest import assets_dir, manifest_lock, manifest_path, read_manifest, replace_json
 
 RECORDS = "records.json"
 
@@ -62,3 +62,36 @@ def import_record(name: str, record: dict, source: Path, assets: Path | None = N
 
 
 __all__ = ["RECORDS", "RECORD_ONLY_TAG", "import_record", "read_records", "recorded", "records_path"]
+
+
+RETIRED = "retired.json"
+
+
+def read_retired(assets: Path | None = None) -> dict:
+    """``{name: record}`` of the entries whose weights were retired from ``assets/`` (empty when none were)."""
+    path = assets_dir(assets) / RETIRED
+    if not path.is_file():
+        return {}
+    try:
+        return json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as err:
+        raise ZooError(f"cannot read {path} ({err}); restore it with `git checkout {RETIRED}`") from None
+
+
+def retire(name: str, assets: Path | None = None) -> dict:
+    """Take a built entry's weights out of ``assets/`` to keep the clone small: its manifest record moves to
+    ``retired.json`` (``"stored": false``, measurements kept), then its checkpoint file is deleted. The recipe stays
+    in the catalog, so ``zoo train NAME`` builds it again. In that order, a crash leaves the record in both files or
+    an unlisted file, never a result lost. Returns the retired record."""
+    root = assets_dir(assets)
+    with manifest_lock(root):
+        manifest = read_manifest(root)
+        if name not in manifest:
+            raise ZooError(f"{name!r} is not built in {root}; nothing to retire")
+        record = manifest.pop(name)
+        retired = read_retired(root)
+        retired[name] = {**{k: v for k, v in record.items() if k not in ("file", "sha256")}, "stored": False}
+        replace_json(root / RETIRED, retired)
+        replace_json(manifest_path(root), manifest)
+        (root / record["file"]).unlink(missing_ok=True)
+    return retired[name]

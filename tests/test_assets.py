@@ -33,7 +33,10 @@ def test_asset_matches_its_manifest_record(name):
 # quick; a GPU machine's run carries at most 64 MiB of working tree, so scripts/gpu_checks.sh runs without assets/.
 # The GPU limit rose to 84 MiB with the papers' own recipes (Cho's plain coupling at d 512, 2 seeds; UPE M2 with x
 # hidden): a model larger than that (Sabbaghi's d 768) is recorded without its weights (assets/records.json).
-ASSETS_LIMIT_MB = 80
+# The course limit rose to 84 MiB with the FIRE baselines and Cho's shared-table 2-D models: the largest course
+# models, notebook 04's 3-digit search, are read live by its story (`zoo retire NAME` takes weights out when a model
+# is superseded; its record stays in assets/retired.json).
+ASSETS_LIMIT_MB = 84
 GPU_ASSETS_LIMIT_MB = 84
 
 

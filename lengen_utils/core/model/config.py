@@ -26,7 +26,8 @@ class ModelConfig:
     (Shaw et al. vectors added to the keys, Sabbaghi eq. 2.1, distances clipped at
     ``rpe_max_distance``), ``upe`` (Sabbaghi eq. 3.3: one key vector per multiplier digit, RPE among
     the rest), ``rope``, ``alibi`` or ``fire`` (Li et al. 2024: a small MLP of the log-scaled distance divided by the
-    log-scaled query position, :class:`~.encodings.FireBias`; decoders only). ``relative_bias`` adds a learned scalar per head and clipped
+    log-scaled query position, :class:`~.encodings.FireBias`; decoders only).
+    ``relative_bias`` adds a learned scalar per head and clipped
     ID difference (T5 style) on top of any encoding; ``relative_bias_uniform`` gives the multiplier's digits
     one scalar per head and digit instead, at any distance (N x 2). ``relative_bias_scale`` multiplies those scalars
     (stored parameter x scale): under Adam this multiplies their effective learning rate, so a few

@@ -172,7 +172,8 @@ class FireBias(nn.Module):
 
     def __init__(self, cfg: ModelConfig):
         super().__init__()
-        self.mlp = nn.Sequential(nn.Linear(1, cfg.fire_mlp_width), nn.ReLU(), nn.Linear(cfg.fire_mlp_width, cfg.n_heads))
+        width = cfg.fire_mlp_width
+        self.mlp = nn.Sequential(nn.Linear(1, width), nn.ReLU(), nn.Linear(width, cfg.n_heads))
         self.c = nn.Parameter(torch.tensor(0.1))
         self.threshold = nn.Parameter(torch.tensor(float(cfg.fire_threshold)))
 

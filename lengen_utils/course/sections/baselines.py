@@ -1,5 +1,5 @@
 """Notebook 05, section 5: the baselines of Cho et al. Section 4.1 (Figure 1) and the survey's (APE, random-start
-APE, NoPE, RoPE, ALiBi, index hints, Abacus) on one leaderboard, each trained until it masters 1–10 digits.
+APE, NoPE, RoPE, ALiBi, FIRE, FIRE with index hints, index hints, Abacus) on one leaderboard, each trained until it masters 1–10 digits.
 
 Medians and budgets come from the leaderboard (tag ``nb05-baselines``); the live checks take exact matches
 the notebook measures on loaded checkpoints.

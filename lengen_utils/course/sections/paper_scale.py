@@ -333,11 +333,11 @@ M2_TARGET = 0.80
 def m2_records(recipe: str) -> dict[str, dict]:
     """``{entry: record}`` of a recipe's GPU seeds: from the manifest when stored, from ``records.json`` when
     recorded without weights."""
-    manifest, records = read_manifest(), read_records()
-    found = {name: manifest.get(name) or records.get(name) for name in recipe_entries(recipe).values()}
+    manifest, records, names = read_manifest(), read_records(), list(recipe_entries(recipe).values())
+    found = {name: manifest.get(name) or records.get(name) for name in names}
     found = {name: rec for name, rec in found.items() if rec}
     if not found:
-        raise FileNotFoundError(f"no record of {recipe}: it is trained on a GPU ({entry(next(iter(recipe_entries(recipe).values()))).command})")
+        raise FileNotFoundError(f"no record of {recipe}: it is trained on a GPU (`{entry(names[0]).command}`)")
     return found
 
 
@@ -384,8 +384,9 @@ def check_m2_target() -> None:
     at5 = statistics.median(r["metrics"]["em"]["5"] for r in m2_records(big).values())
     claim(at5 >= 0.95, f"{big} should master 5 digits (median >= 95%)", pct(at5),
           "Then the in-distribution accuracy that sets the retention is not there: re-read the records.")
-    claim(kept["schedule to its end, 256 per step"] >= M2_TARGET, f"{big} should keep >= {M2_TARGET:.0%} of its 5-digit "
-          f"accuracy at 16 digits (median)", pct(kept["schedule to its end, 256 per step"]),
+    claim(kept["schedule to its end, 256 per step"] >= M2_TARGET,
+          f"{big} should keep >= {M2_TARGET:.0%} of its 5-digit accuracy at 16 digits (median)",
+          pct(kept["schedule to its end, 256 per step"]),
           "The text says the target is met with 256 problems per step.")
     claim(kept["schedule to its end, 128 per step"] < M2_TARGET, f"{annealed} should fall short of {M2_TARGET:.0%} "
           f"(median)", pct(kept["schedule to its end, 128 per step"]), "If it does not, the text under-reports it.")

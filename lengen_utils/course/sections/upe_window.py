@@ -16,7 +16,7 @@ import numpy as np
 
 from ...core.claims import claim
 from ...core.evaluate import evaluate_length
-from ...lab.leaderboard import leaderboard
+from ...lab.leaderboard import leaderboard, leaderboard_rows
 from ...core.model import Transformer
 from ..notebook import pct, render_md
 from ...core.tasks import Task
@@ -91,5 +91,43 @@ def window_board() -> dict:
     return leaderboard(TAG)
 
 
-__all__ = ["LABELS", "RPE_WINDOW", "TAG", "UPE_PLAIN", "UPE_WINDOW", "check_error_sites", "check_window",
-           "error_sites", "window_board", "window_text"]
+#: UPE without the window under the paper's protocol (notebook 03's ladder, rungs 2-6 at once): the uniform sampler, a
+#: fixed set of 100k products, dropout 0.1, post-LN, and the best checkpoint on 10- and 15-digit products
+PAPER_TAG, UPE_PAPER = "sabbaghi-m1-paper", "nb04-upe-m1-f20-paper"
+
+
+def protocol_board() -> dict:
+    """The paper's protocol's leaderboard (its selected and its final checkpoint) beside :func:`window_board`."""
+    board = window_board()
+    board["methods"] = {**leaderboard(PAPER_TAG)["methods"], **board["methods"]}
+    return board
+
+
+def protocol_rows(board: dict, lengths: tuple[int, ...] = (5, 10, 15)) -> dict[str, dict[str, str]]:
+    """Median [min-max] at ``lengths`` for UPE under the paper's protocol (both checkpoints), UPE as the course trains
+    it, and UPE with the window."""
+    labels = {UPE_PAPER: "UPE, the paper's protocol: selected checkpoint",
+              f"{UPE_PAPER} (final)": "UPE, the paper's protocol: final checkpoint",
+              UPE_PLAIN: "UPE, the course's recipe", UPE_WINDOW: "UPE + window"}
+    rows = leaderboard_rows(board, labels)
+    return {label: {k: v for k, v in row.items() if k in ("seeds", "budget") or k in {f"{n} dig" for n in lengths}}
+            for label, row in rows.items()}
+
+
+def check_protocol(board: dict, headline: int) -> None:
+    """From the manifest: under the paper's protocol (the checkpoint chosen on longer products) UPE without the
+    window masters 5 digits and still stays below a median of 50% at ``headline`` digits; with the window, >= 90%."""
+    m = board["methods"]
+    selected = m[UPE_PAPER]["lengths"]
+    claim(selected[5]["median"] >= 0.95, "UPE under the paper's protocol should master 5 digits (median >= 95%)",
+          pct(selected[5]["median"]), "A model that fails in distribution says nothing about length.")
+    claim(selected[headline]["median"] < 0.5, f"UPE under the paper's protocol should stay below 50% at {headline} "
+          f"digits (median of the selected checkpoints)", pct(selected[headline]["median"]),
+          "If it reaches 3x, the paper's UPE alone does: update the text.")
+    window = m[UPE_WINDOW]["lengths"][headline]["median"]
+    claim(window >= 0.9, f"UPE + window should keep >= 90% at {headline} digits (median)", pct(window))
+
+
+__all__ = ["LABELS", "PAPER_TAG", "RPE_WINDOW", "TAG", "UPE_PAPER", "UPE_PLAIN", "UPE_WINDOW", "check_error_sites",
+           "check_protocol", "check_window", "error_sites", "protocol_board", "protocol_rows", "window_board",
+           "window_text"]

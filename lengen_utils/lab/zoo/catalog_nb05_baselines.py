@@ -79,9 +79,10 @@ BASELINES: dict[str, Baseline] = {
     "fire": Baseline("FIRE", "FIRE: functional relative positions with progressive interpolation (Li et al. 2024)",
                      ("model.encoding=fire",), 3, 4000),
     # Zhou et al. 2024 train FIRE with index hints, reversed answers and randomized positions
-    "fire-hints": Baseline("FIRE + index hints", "FIRE with index hints (Zhou et al. 2024's recipe) in Cho's format, "
-                           "random-start IDs", ("task.format=cho_hints", "model.encoding=fire", "task.random_start=true",
-                                                "task.max_position=255", "model.max_positions=256"), 3, 4000),
+    "fire-hints": Baseline("FIRE + index hints",
+                           "FIRE with index hints (Zhou et al. 2024's recipe) in Cho's format, random-start IDs",
+                           ("task.format=cho_hints", "model.encoding=fire", "task.random_start=true",
+                            "task.max_position=255", "model.max_positions=256"), 3, 4000),
 }
 
 

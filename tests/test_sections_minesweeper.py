@@ -59,3 +59,17 @@ def test_ours_text_renders_the_leaderboard_numbers():
     text = mine.ours_text(b)
     assert "**98.7%** at width 12" in text and "**95.3%** at width 14" in text and "50.0% at width 20" in text
     assert "400 cells" in text and "at most 81 in training" in text and "median 2.0% at width 5" in text
+
+
+def _board(shared: float, separate: float) -> dict:
+    return {"methods": {mine.CHO_SHARED: {"lengths": {5: {"median": shared}}},
+                        mine.CHO: {"lengths": {5: {"median": separate}}}}}
+
+
+def test_shared_table_check_on_the_leaderboard_and_its_failures():
+    cho_board, _ = mine.boards()
+    mine.check_shared_table(cho_board, 5)                    # the recorded leaderboard supports the text
+    with pytest.raises(ClaimFailed, match="should not master width 5"):
+        mine.check_shared_table(_board(0.95, 0.99), 5)
+    with pytest.raises(ClaimFailed, match="beat the shared table by >= 30 points"):
+        mine.check_shared_table(_board(0.70, 0.90), 5)

@@ -120,3 +120,32 @@ def test_recorded_rows_show_both_checkpoints_of_a_selected_run():
     rows = ps.recorded_rows(ps.CHO_PLAIN, lengths=(30, 100))
     assert any("selected (step" in r for r in rows) and any("final (step" in r for r in rows)
     assert all(set(cells) == {"30 dig", "100 dig"} for cells in rows.values())
+
+
+def _m2_record(em5: float, em16: float, worst5: float = 0.99, worst16: float = 0.98) -> dict:
+    cols = lambda worst: {"0": 1.0, "1": worst, "2": 1.0}             # noqa: E731
+    return {"metrics": {"em": {"5": em5, "16": em16}, "per_digit": {"5": cols(worst5), "16": cols(worst16)}},
+            "train": {"steps": 8000, "batch_size": 256}}
+
+
+def test_m2_rows_and_target_check_read_the_gpu_records():
+    rows = ps.m2_rows()
+    assert list(rows) == list(ps.M2_RUNS) and rows["schedule to its end, 256 per step"]["seeds"] == "3"
+    assert rows["cut short by the time bound"]["steps x batch"].startswith("8,500 x 128")   # where the bound stopped it
+    ps.check_m2_target()                                   # the records support the notebook's sentence
+    cols = ps.m2_column_rows()
+    assert len(cols) == 3 and all(set(r) >= {"worst column, 5 dig", "worst column, 16 dig"} for r in cols.values())
+
+
+@pytest.mark.parametrize("big, annealed, match", [
+    ([_m2_record(0.98, 0.70)] * 3, [_m2_record(0.94, 0.70)] * 3, "should keep >= 80%"),
+    ([_m2_record(0.93, 0.90)] * 3, [_m2_record(0.94, 0.70)] * 3, "should master 5 digits"),
+    ([_m2_record(0.98, 0.90)] * 3, [_m2_record(0.94, 0.90)] * 3, "should fall short of 80%"),
+    ([_m2_record(0.98, 0.90, 0.99, 0.90)] * 3, [_m2_record(0.94, 0.70)] * 3, "within 3 points"),
+])
+def test_m2_target_check_fails_when_the_records_do_not_support_the_text(big, annealed, match, monkeypatch):
+    fake = {ps.M2_RUNS["schedule to its end, 256 per step"]: big, ps.M2_RUNS["schedule to its end, 128 per step"]:
+            annealed, ps.M2_RUNS["cut short by the time bound"]: [_m2_record(0.9, 0.6)]}
+    monkeypatch.setattr(ps, "m2_records", lambda recipe: {f"{recipe}-s{i}": r for i, r in enumerate(fake[recipe])})
+    with pytest.raises(ClaimFailed, match=match):
+        ps.check_m2_target()

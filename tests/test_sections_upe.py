@@ -300,3 +300,22 @@ def test_summary_claims_and_scale_text():
     text = upe_summary.scale_text("nb04-upe-m1-s0", 16, window_board(), 15)
     assert "an attention window of 2 (97.0% at 15 digits, median over 3 seeds" in text and "$l = 20$" in text
     assert upe_summary.recipe("nb04-upe-m1-s0")["frame l"] == "16"
+
+
+def test_protocol_rows_and_check_on_the_manifest():
+    board = upe_window.protocol_board()
+    rows = upe_window.protocol_rows(board)
+    assert len(rows) == 4 and all({"5 dig", "10 dig", "15 dig", "seeds"} <= set(r) for r in rows.values())
+    upe_window.check_protocol(board, 15)                  # the manifest supports the notebook's sentence
+
+
+@pytest.mark.parametrize("paper5, paper15, window15, match", [
+    (0.99, 0.60, 0.97, "should stay below 50% at 15"),
+    (0.90, 0.40, 0.97, "should master 5 digits"),
+    (0.99, 0.40, 0.80, "UPE \\+ window should keep >= 90%"),
+])
+def test_protocol_check_fails_when_the_board_contradicts_the_text(paper5, paper15, window15, match):
+    board = {"methods": {upe_window.UPE_PAPER: {"lengths": {5: {"median": paper5}, 15: {"median": paper15}}},
+                         upe_window.UPE_WINDOW: {"lengths": {15: {"median": window15}}}}}
+    with pytest.raises(ClaimFailed, match=match):
+        upe_window.check_protocol(board, 15)

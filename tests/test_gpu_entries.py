@@ -54,9 +54,11 @@ def test_a_record_is_never_replaced_without_a_word(tmp_path):
     import_record(name, rec, tmp_path, assets=tmp_path)
     import_record(name, rec, tmp_path, assets=tmp_path)                 # the same record again: nothing changes
     changed = {**rec, "train_seconds": rec["train_seconds"] + 1}
-    with pytest.raises(ZooError, match="already holds another record"):
+    with pytest.raises(ZooError, match="already holds another record.*nothing was written.*--replace"):
         import_record(name, changed, tmp_path, assets=tmp_path)
     assert read_records(tmp_path)[name]["train_seconds"] == rec["train_seconds"]
+    import_record(name, changed, tmp_path, assets=tmp_path, replace=True)
+    assert read_records(tmp_path)[name]["train_seconds"] == rec["train_seconds"] + 1
 
 
 @pytest.mark.parametrize("name", BUILT)

@@ -10,7 +10,9 @@ In a notebook an exercise is three cells::
 
 A checker is a function ``check_x(fn) -> int`` (the number of cases it tried) decorated with
 :func:`exercise`; inside, it calls the learner's code through :func:`attempt` and states each expectation
-with :func:`expect`, whose message names the mistake ("the start is off by one: ..."). The decorator turns
+with :func:`expect`, whose message names the mistake ("the start is off by one: ..."). Before it judges an answer,
+a checker validates its type and shape with :func:`expect_answer` ("Return a str ...; you gave a list: [...]"), so
+that no answer of the wrong type trips the checker's own comparisons into a TypeError. The decorator turns
 the outcome into an :class:`ExerciseResult` and prints it; a wrong answer does not raise, so a learner sees one
 message and no traceback, and an untouched stub passes under nbval.
 
@@ -21,8 +23,13 @@ from __future__ import annotations
 import functools
 import html
 import inspect
+import numbers
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeVar
+
+import numpy as np
+
+T = TypeVar("T")
 
 PASSED, NOT_ATTEMPTED, FAILED = "passed", "not attempted", "failed"
 
@@ -74,6 +81,68 @@ def expect(holds: bool, message: str) -> None:
         raise ExerciseFailed(message)
 
 
+#: how a message names the types whose class name reads badly
+_TYPE_NAMES = {"ndarray": "numpy array", "Tensor": "torch tensor"}
+
+
+def described(value: object) -> str:
+    """How a message names a learner's value: its type, its shape when it has one, and a short repr
+    (``"a list: [1, 2]"``, ``"a numpy array of shape (2, 2): array([[0., 0.], [0., 0.]])"``, ``"None"``)."""
+    if value is None:
+        return "None"
+    name = _TYPE_NAMES.get(type(value).__name__, type(value).__name__)
+    shape = getattr(value, "shape", None)
+    kind = ("an " if name[:1].lower() in "aeiou" else "a ") + name
+    if isinstance(shape, tuple) and shape:
+        kind += f" of shape {tuple(shape)}"
+    try:
+        text = " ".join(repr(value).split())
+    except Exception:                   # a learner's object whose repr fails: its type is enough
+        return kind
+    return f"{kind}: {text if len(text) <= 80 else text[:79] + '…'}"
+
+
+def expect_answer(got: T, valid: Callable[[T], bool], expected: str, where: str = "") -> T:
+    """Validate a learner's answer before judging it: fail with one message naming what was ``expected`` and what
+    came back ("Return a str such as '$9+1=01$'; you gave a list: [...] (for 9 + 1)") unless ``valid(got)``;
+    else return ``got``. ``valid`` may assume nothing of ``got``: an error inside it counts as invalid."""
+    try:
+        ok = bool(valid(got))
+    except Exception:
+        ok = False
+    forgot = " Does your function end with `return` and its answer?" if got is None else ""
+    expect(ok, f"Return {expected}; you gave {described(got)}" + (f" ({where})." if where else ".") + forgot)
+    return got
+
+
+def is_int(x: object) -> bool:
+    """An int (a numpy integer too), not a bool."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def is_number(x: object) -> bool:
+    """A real number (int, float, Fraction, a numpy scalar), not a bool."""
+    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
+def is_int_list(x: object, types: tuple[type, ...] = (list, tuple)) -> bool:
+    """A list (or another of ``types``) of ints."""
+    return isinstance(x, types) and all(is_int(i) for i in x)
+
+
+def is_array(x: object, ndim: int) -> bool:
+    """Numbers (Fractions too) in ``ndim`` dimensions: (nested) lists, a numpy array or a tensor, with no str,
+    bool or ragged rows."""
+    if isinstance(x, (str, bytes, dict, set)):
+        return False
+    try:
+        array = np.asarray(x)
+    except Exception:                   # ragged rows, a tensor that needs grad, ...
+        return False
+    numeric = array.dtype.kind in "iuf" or (array.dtype == object and all(map(is_number, array.flat)))
+    return array.ndim == ndim and numeric
+
+
 def exercise(title: str) -> Callable[[Callable[[Callable], int]], Callable[[Callable], ExerciseResult]]:
     """Decorate a checker ``check(fn) -> cases tried`` so that it prints and returns an :class:`ExerciseResult`."""
     def wrap(check: Callable[[Callable], int]) -> Callable[[Callable], ExerciseResult]:
@@ -100,8 +169,16 @@ def exercise(title: str) -> Callable[[Callable[[Callable], int]], Callable[[Call
 
 
 def reveal(solution: Callable) -> None:
-    """Show a solution's source, collapsed until the learner clicks it (plain text outside a notebook)."""
-    source = inspect.getsource(solution)
+    """Show a solution's source, collapsed until the learner clicks it (plain text outside a notebook). It takes the
+    function itself, ``reveal(solutions.nb05.coupled_ids)``; a name or another value is refused with one message."""
+    if isinstance(solution, str):
+        raise TypeError(f"reveal takes the function itself, not its name: reveal({solution}), not "
+                        f"reveal({solution!r})")
+    try:
+        source = inspect.getsource(solution)
+    except TypeError:                   # inspect's own message ("module, class, method, ... expected") teaches nothing
+        raise TypeError(f"reveal takes a solution function, e.g. reveal(solutions.nb05.coupled_ids); you gave "
+                        f"{described(solution)}") from None
     try:
         from IPython.display import HTML, display
     except ImportError:                                   # pragma: no cover - IPython comes with Jupyter
@@ -125,5 +202,6 @@ def failure(check: Callable, fn: Callable) -> str:
     return result.message
 
 
-__all__ = ["PASSED", "NOT_ATTEMPTED", "FAILED", "ExerciseFailed", "ExerciseResult", "attempt", "expect",
-           "exercise", "failure", "reveal", "stub"]
+__all__ = ["PASSED", "NOT_ATTEMPTED", "FAILED", "ExerciseFailed", "ExerciseResult", "attempt", "described",
+           "exercise", "expect", "expect_answer", "failure", "is_array", "is_int", "is_int_list", "is_number",
+           "reveal", "stub"]

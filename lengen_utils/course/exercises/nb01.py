@@ -12,7 +12,7 @@ from typing import Callable
 from ...core.formats import encode
 from ...core.positions import PositionScheme
 from ...core.problems import Problem
-from . import attempt, exercise, expect
+from . import attempt, exercise, expect, expect_answer, is_int_list
 
 EDGE = [(653, 49), (0, 0), (9, 1), (5, 0), (1, 99999), (99999, 1), (12, 345), (1000, 1000)]
 
@@ -57,8 +57,8 @@ def check_cho_format(fn: Callable[[int, int], str]) -> int:
     cases = _cases(1)
     for a, b in cases:
         want = library_cho(a, b)
-        got = attempt(fn, a, b)
-        expect(isinstance(got, str), f"Return the text as a string, e.g. '$653+049=2070$'; you gave {got!r}")
+        got = expect_answer(attempt(fn, a, b), lambda x: isinstance(x, str), "the text as a string, e.g. "
+                            "'$653+049=2070$'", f"for {a} + {b}")
         if got == want:
             continue
         shown = f"for {a} + {b} Cho's format is {want!r}; you gave {got!r}"
@@ -74,14 +74,12 @@ def check_abacus_ids(fn: Callable[[str], list[int]]) -> int:
     cases = _cases(2)
     for a, b in cases:
         text, want = library_cho(a, b), library_abacus(a, b)
-        got = attempt(fn, text)
-        expect(isinstance(got, (list, tuple)) and all(isinstance(i, int) for i in got),
-               f"Return a list of ints, one per character; you gave {got!r}")
-        got = list(got)
+        got = [int(i) for i in expect_answer(attempt(fn, text), is_int_list, "a list of ints, one per character",
+                                             f"for {text!r}")]
+        expect(len(got) == len(text), f"One ID per character: {len(text)} for {text!r}, you gave {len(got)}")
         if got == want:
             continue
         shown = f"for {text!r} the Abacus IDs are {want}; you gave {got}"
-        expect(len(got) == len(text), f"One ID per character: {len(text)} for {text!r}, you gave {len(got)}")
         digit = [c.isdigit() for c in text]
         expect(all(g == 0 for g, d in zip(got, digit) if not d), f"Every token that is not a digit (`$`, `+`, `=`) "
                                                                   f"gets 0: {shown}")

@@ -12,7 +12,7 @@ from typing import Callable
 from ...core.formats import DIGITS, encode
 from ...core.positions import PositionScheme
 from ...core.problems import Problem
-from . import attempt, exercise, expect
+from . import attempt, exercise, expect, expect_answer, is_int_list
 
 
 def library_digit_positions(k: int, l: int) -> list[int]:
@@ -27,10 +27,10 @@ def library_unseen_positions(k: int, trained: int, l: int) -> list[int]:
     return sorted(set(library_digit_positions(k, l)) - seen)
 
 
-def _as_ids(got, what: str) -> list[int]:
-    expect(isinstance(got, (list, tuple, range, set)) and all(isinstance(i, int) for i in got),
-           f"Return {what} as a list of ints, e.g. [17, 18, 19]; you gave {got!r}")
-    return sorted(got)
+def _as_ids(got, where: str) -> list[int]:
+    """The learner's IDs, sorted, once they are a list (tuple, range or set) of ints."""
+    valid = lambda x: is_int_list(x, (list, tuple, range, set))        # noqa: E731
+    return sorted(int(i) for i in expect_answer(got, valid, "the IDs as a list of ints, e.g. [17, 18, 19]", where))
 
 
 def _shifted(got: list[int], want: list[int], l: int) -> str | None:
@@ -52,7 +52,7 @@ def check_digit_positions(fn: Callable[[int, int], list[int]]) -> int:
                                                           (rng.randint(2, 30) for _ in range(25))]
     for k, l in cases:
         want = library_digit_positions(k, l)
-        got = _as_ids(attempt(fn, k, l), f"the IDs for k={k}, l={l}")
+        got = _as_ids(attempt(fn, k, l), f"for k={k}, l={l}")
         if got == want:
             continue
         shown = f"For k={k}, l={l} the digits sit at {want}; you gave {got}"
@@ -81,7 +81,7 @@ def check_unseen_positions(fn: Callable[[int, int, int], list[int]]) -> int:
         cases.append((rng.randint(1, l), trained, l))
     for k, trained, l in cases:
         want = library_unseen_positions(k, trained, l)
-        got = _as_ids(attempt(fn, k, trained, l), f"the IDs for k={k}, trained={trained}, l={l}")
+        got = _as_ids(attempt(fn, k, trained, l), f"for k={k}, trained={trained}, l={l}")
         if got == want:
             continue
         shown = f"For k={k}, trained={trained}, l={l} the answer is {want}; you gave {got}"

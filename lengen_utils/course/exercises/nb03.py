@@ -14,7 +14,7 @@ import torch
 
 from ...analysis.generalization import THRESHOLD, generalizable_length
 from ...core.model.encodings import relative_distance
-from . import attempt, exercise, expect
+from . import attempt, exercise, expect, expect_answer, is_array, is_int
 
 
 def library_distances(query_ids: list[int], key_ids: list[int], max_distance: int) -> np.ndarray:
@@ -44,11 +44,9 @@ def check_clipped_distances(fn: Callable[[list[int], list[int], int], object]) -
     for q, k, cap in cases:
         want = library_distances(q, k, cap)
         raw = np.array(k)[None, :] - np.array(q)[:, None]
-        got = attempt(fn, list(q), list(k), cap)
-        try:
-            got = np.asarray(got, dtype=float)
-        except (TypeError, ValueError):
-            expect(False, f"Return a matrix of numbers (a list of rows, or an array); you gave {got!r}")
+        got = expect_answer(attempt(fn, list(q), list(k), cap), lambda x: is_array(x, 2), "a matrix of numbers (a "
+                            "list of rows, or an array), one row per query", f"for queries {q}, keys {k}, K={cap}")
+        got = np.asarray(got, dtype=float)
         mine = got.astype(int).tolist() if np.all(np.isfinite(got)) and np.all(got == np.round(got)) else got.tolist()
         shown = f"For queries {q}, keys {k}, K={cap} the distances are\n{want.tolist()}\nyou gave\n{mine}"
         if got.shape == want.shape and np.array_equal(got, want):
@@ -105,9 +103,8 @@ def check_generalizable_length(fn: Callable[..., int]) -> int:
     cases = _length_cases()
     for curves, threshold, mistake in cases:
         want = generalizable_length(curves, threshold)
-        got = attempt(fn, {s: dict(c) for s, c in curves.items()}, threshold)
-        expect(isinstance(got, (int, np.integer)) and not isinstance(got, bool),
-               f"Return a length, an int; you gave {got!r}")
+        got = expect_answer(attempt(fn, {s: dict(c) for s, c in curves.items()}, threshold), is_int,
+                            "a length, an int", f"for {curves}, threshold {threshold}")
         if got != want:
             expect(False, (f"{mistake}. " if mistake else "") +
                    f"For {curves} (threshold {threshold}) the generalizable length is {want}; you gave {got}")

@@ -7,6 +7,7 @@ module itself, and ``formats.encode`` in the ``sabbaghi`` format) on edge and ra
 from __future__ import annotations
 
 import random
+import re
 from typing import Callable
 
 from ...core.formats import encode
@@ -14,7 +15,7 @@ from ...analysis.interpret import vector_table
 from ...core.positions import uniform_slots
 from ...core.problems import Problem
 from ...core.tasks import Task, TaskConfig
-from . import attempt, exercise, expect
+from . import attempt, exercise, expect, expect_answer
 
 
 def _task(frame: int, k: int) -> Task:
@@ -31,6 +32,17 @@ def _vector_cases() -> list[tuple[Task, Problem]]:
     return [(_task(frame, k), Problem(a, b, "*")) for frame, k, a, b in cases]
 
 
+def _is_label(got: object) -> bool:
+    """A vector's label: ``"p_{d}"`` or ``"c_{r}"``."""
+    return isinstance(got, str) and re.fullmatch(r"[pc]_\{-?\d+\}", got) is not None
+
+
+def _is_frame(got: object) -> bool:
+    """A pair (tokens, targets): a list of str, and a list of str or None."""
+    return (isinstance(got, tuple) and len(got) == 2 and all(isinstance(part, (list, tuple)) for part in got)
+            and all(isinstance(t, str) for t in got[0]) and all(t is None or isinstance(t, str) for t in got[1]))
+
+
 @exercise("Which vector a pair uses (eq. 3.3)")
 def check_which_vector(fn: Callable[[int, int, list[int], list[int]], str]) -> int:
     """``fn(i, j, ids, slots)``: the label of the vector that query ``i`` adds to key ``j``, ``"c_{r}"`` or
@@ -42,15 +54,15 @@ def check_which_vector(fn: Callable[[int, int, list[int], list[int]], str]) -> i
         labels = vector_table(task, problem).labels
         for i in range(len(ids)):
             for j in range(len(ids)):
-                want, got = labels[i][j], attempt(fn, i, j, list(ids), list(slots))
+                got = expect_answer(attempt(fn, i, j, list(ids), list(slots)), _is_label, "a label such as "
+                                    "'p_{-3}' or 'c_{1}'", f"for query {i} and key {j} of {problem.b} × {problem.a}")
+                want = labels[i][j]
                 pairs += 1
                 if got == want:
                     continue
                 shown = (f"For {problem.b} × {problem.a} (l = {task.config.frame_width}), query {i} ({ex.tokens[i]!r}, "
                          f"slot {slots[i]}) and key {j} ({ex.tokens[j]!r}, slot {slots[j]}) the module adds {want}; "
                          f"you gave {got!r}")
-                expect(isinstance(got, str) and got[:2] in ("p_", "c_"), f"Return a label such as 'p_{{-3}}' or "
-                                                                        f"'c_{{1}}'. {shown}")
                 expect(not (i == j and slots[j]), f"A token looking at itself uses p_{{0}}, even a multiplier digit "
                                                   f"(eq. 3.3 gives c_r only to pairs with j != i). {shown}")
                 expect(not (slots[i] and got == f"c_{{{slots[i]}}}"), "The uniform vector belongs to the "
@@ -82,10 +94,10 @@ def check_frame(fn: Callable[[int, int, int], tuple[list[str], list]]) -> int:
     for b, a, l in cases:
         ex = encode(Problem(a, b, "*"), "sabbaghi", frame_width=l)
         want_tokens, want_targets = list(ex.tokens), list(ex.targets)
-        got = attempt(fn, b, a, l)
-        shown = f"For {b} × {a} in l = {l}"
-        expect(isinstance(got, tuple) and len(got) == 2, f"Return a pair (tokens, targets). {shown} you gave {got!r}")
+        got = expect_answer(attempt(fn, b, a, l), _is_frame, "a pair (tokens, targets): the input's tokens, a list of "
+                            "str, and one target per token, a str or None", f"for {b} × {a} in l = {l}")
         tokens, targets = list(got[0]), list(got[1])
+        shown = f"For {b} × {a} in l = {l}"
         if tokens != want_tokens:
             full = f"{shown} the input is {want_tokens}; you gave {tokens}"
             digits = list(str(b))

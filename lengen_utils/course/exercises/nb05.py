@@ -14,7 +14,7 @@ from typing import Callable
 from ...core.formats import encode
 from ...core.positions import PositionScheme
 from ...core.problems import Problem
-from . import attempt, exercise, expect
+from . import attempt, exercise, expect, expect_answer, is_int_list
 
 #: (problem, start) pairs every checker tries first: one digit, a final carry, unequal operands, zero.
 EDGE_CASES = ((Problem(7, 8), 1), (Problem(653, 49), 5), (Problem(0, 0), 1), (Problem(99999, 1), 3),
@@ -39,10 +39,10 @@ def _cases(seed: int, n: int = 40) -> list[tuple[Problem, int]]:
 
 
 def _as_ids(got, tokens: str) -> list[int]:
-    expect(isinstance(got, (list, tuple)) and all(isinstance(i, int) for i in got),
-           f"return one int per token, as a list; for {tokens!r} you gave {got!r}")
+    """The learner's IDs once they are a list of ints, one per token."""
+    got = [int(i) for i in expect_answer(got, is_int_list, "one int per token, as a list", f"for {tokens!r}")]
     expect(len(got) == len(tokens), f"{tokens!r} has {len(tokens)} tokens, so {len(tokens)} IDs; you gave {len(got)}")
-    return list(got)
+    return got
 
 
 def _digit_mistake(tokens: str, got: list[int], want: list[int], start: int) -> None:

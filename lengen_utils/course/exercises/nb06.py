@@ -16,7 +16,7 @@ import numpy as np
 
 from ...core.carries import cascade_length, cascade_lengths_from_sums, digit_sums, longest_carry_run
 from ...analysis.complexity import cascade_length_distribution
-from . import attempt, exercise, expect
+from . import attempt, exercise, expect, expect_answer, is_int, is_number
 
 #: sums that show one convention each: the trigger counted (1999 + 1: 3), consecutive carries that do not
 #: cascade (55 + 55: 1), 9-sums with no carry below (9 + 90: 0), a generating column right after a cascade
@@ -50,20 +50,24 @@ def _unpadded(a: int, b: int) -> int:
     return cascade_length(a % 10**short, b % 10**short)
 
 
+def _length(fn: Callable[[int, int], int], a: int, b: int) -> int:
+    """The learner's cascade length of ``a + b``, once it is an int."""
+    return int(expect_answer(attempt(fn, a, b), is_int, "an int, the length of the longest cascade", f"for {a} + {b}"))
+
+
 @exercise("The cascade length of a sum")
 def check_cascade_length(fn: Callable[[int, int], int]) -> int:
     """``fn(a, b)``: the length of the longest cascade of carries of ``a + b`` (0 when no column carries)."""
     cases = EDGE_SUMS + _random_sums(random.Random(6), 60)
     for a, b in cases:
-        want, got = cascade_length(a, b), attempt(fn, a, b)
+        want, got = cascade_length(a, b), _length(fn, a, b)
         if got == want:
             continue
         sums = digit_sums(a, b)
         shown = f"{a} + {b} (digit sums, units first: {sums}) has cascade length {want}; you gave {got!r}"
-        expect(isinstance(got, (int, np.integer)) and not isinstance(got, bool), f"Return an int: {shown}")
         expect(not (max(sums) < 10 and 9 in sums and got > 0), f"A run of 9-sums with no carry below it carries "
                f"nothing: only a generating column (digit sum >= 10) starts a cascade. {shown}")
-        mine = [attempt(fn, x, y) for x, y in EDGE_SUMS]          # a convention shows on all the edge sums
+        mine = [_length(fn, x, y) for x, y in EDGE_SUMS]          # a convention shows on all the edge sums
         expect(mine != [max(cascade_length(x, y) - 1, 0) for x, y in EDGE_SUMS], f"Off by one: count the generating "
                f"column that triggers the cascade too (1999 + 1: sums 10, 9, 9, cascade 3). {shown}")
         expect(mine != [longest_carry_run(x, y) for x, y in EDGE_SUMS], f"A generating column starts a new cascade "
@@ -80,9 +84,13 @@ def check_cascade_length(fn: Callable[[int, int], int]) -> int:
     return len(cases)
 
 
-def _as_numbers(got, l: int) -> list:
-    expect(isinstance(got, (list, tuple, np.ndarray)) and len(got) == l + 1,
-           f"Return l + 1 = {l + 1} probabilities, entry k = P(longest cascade = k) for k = 0..{l}; you gave {got!r}")
+def _distribution(fn: Callable[[int], Sequence[float]], l: int) -> list:
+    """The learner's distribution at length ``l``, once it is l + 1 numbers (Fractions stay exact, others float)."""
+    def valid(x) -> bool:
+        return isinstance(x, (list, tuple, np.ndarray)) and len(x) == l + 1 and all(map(is_number, x))
+
+    got = expect_answer(attempt(fn, l), valid, f"l + 1 = {l + 1} probabilities, entry k = P(longest cascade = k) for "
+                        f"k = 0..{l}", f"for l = {l}")
     return [x if isinstance(x, Fraction) else float(x) for x in got]
 
 
@@ -90,11 +98,10 @@ def _same(x, y: Fraction) -> bool:
     return x == y if isinstance(x, Fraction) else math.isclose(x, float(y), rel_tol=1e-9, abs_tol=1e-12)
 
 
-def _shifted(got, l: int) -> bool:
-    """Whether ``got`` is the distribution of the cascade length minus one (the trigger not counted)."""
+def _shifted(got: list, l: int) -> bool:
+    """Whether ``got`` (validated) is the distribution of the cascade length minus one (the trigger not counted)."""
     want = cascade_length_distribution(l, exact=True)
-    return len(got) == l + 1 and all(_same(x, y) for x, y in zip(_as_numbers(got, l), [want[0] + want[1]] +
-                                                                   list(want[2:]) + [0]))
+    return all(_same(x, y) for x, y in zip(got, [want[0] + want[1]] + list(want[2:]) + [0]))
 
 
 @exercise("The exact distribution of the cascade length (DP)")
@@ -103,7 +110,7 @@ def check_cascade_distribution(fn: Callable[[int], Sequence[float]]) -> int:
     lengths = [1, 2, 3, 4, 5, 6, 8, 10, 13, 20, 32, 50]
     for l in lengths:
         want = cascade_length_distribution(l, exact=True)
-        got = _as_numbers(attempt(fn, l), l)
+        got = _distribution(fn, l)
         if all(_same(x, y) for x, y in zip(got, want)):
             continue
         k = next(k for k, (x, y) in enumerate(zip(got, want)) if not _same(x, y))
@@ -113,7 +120,7 @@ def check_cascade_distribution(fn: Callable[[int], Sequence[float]]) -> int:
         expect(math.isclose(total, 1.0, abs_tol=1e-9), f"The probabilities should sum to 1, yours sum to {total:.6g}: "
                f"every column is generate, propagate or kill (45, 10 and 45 of the 100 digit pairs), and every "
                f"sequence of columns must land in exactly one entry. {shown}")
-        expect(not all(_shifted(attempt(fn, j), j) for j in (1, 2, 3, 4)),
+        expect(not all(_shifted(_distribution(fn, j), j) for j in (1, 2, 3, 4)),
                f"Off by one: you count only the 9-sums; the generating column counts too (a cascade of length k + 1 is "
                f"a generating column and k 9-sums). {shown}")
         if l == 1:

@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from ...analysis.theory import nope_max_exact_match_bound, pairwise_sq_error, target_matrix
-from . import attempt, exercise, expect
+from . import attempt, exercise, expect, expect_answer, is_array, is_number
 
 
 def library_position_loss(A: np.ndarray, v: np.ndarray, theta: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -62,13 +62,10 @@ def check_position_loss(fn: Callable[..., np.ndarray]) -> int:
         n = len(A)
         B = target_matrix(n, alpha, beta)
         want = library_position_loss(A, v, theta, B)
-        raw = attempt(fn, A.copy(), v.copy(), theta.copy(), alpha, beta)
-        try:
-            got = np.asarray(raw, dtype=np.float64)
-        except (TypeError, ValueError):
-            got = None
-        expect(got is not None and got.shape == (n,), f"Return one loss per position, an array of shape ({n},); "
-                                                      f"you gave {raw!r}")
+        valid = lambda x: is_array(x, 1) and len(x) == n                    # noqa: E731
+        got = expect_answer(attempt(fn, A.copy(), v.copy(), theta.copy(), alpha, beta), valid, f"one loss per "
+                            f"position, an array of shape ({n},)", f"for n = {n}, d = {len(v)}")
+        got = np.asarray(got, dtype=np.float64)
         if np.allclose(got, want, rtol=1e-6, atol=1e-9):
             continue
         i = int(np.argmax(np.abs(got - want)))
@@ -119,9 +116,9 @@ def check_nope_bound(fn: Callable[[int], Fraction]) -> int:
     ms = (2, 1, 3)          # m = 1: a + b = b + a, so NoPE can be perfect; m = 3: 810,000 queries, a second or two
     for m in ms:
         bound = nope_max_exact_match_bound(m)
-        want, got = bound.exact, attempt(fn, m)
-        expect(isinstance(got, (Fraction, float, int, np.floating, np.integer)) and not isinstance(got, bool),
-               f"Return the exact match as a number, e.g. Fraction(667, 2025); you gave {got!r}")
+        want = bound.exact
+        got = expect_answer(attempt(fn, m), is_number, "the exact match as a number, e.g. Fraction(667, 2025)",
+                            f"for m = {m}")
         if got == want or (not isinstance(got, Fraction) and math.isclose(float(got), float(want), rel_tol=1e-12)):
             continue
         shown = f"For m = {m} the best exact match is {want} = {float(want):.4%}; you gave {got} = {float(got):.4%}"

@@ -16,7 +16,7 @@ from typing import Callable
 from ...core.addition_steps import Column, column_outputs, columns
 from ...core.formats import encode, render_columns
 from ...core.problems import Problem
-from . import ExerciseFailed, _NotAttempted, attempt, exercise, expect
+from . import ExerciseFailed, _NotAttempted, attempt, exercise, expect, expect_answer
 
 #: sums every checker tries first: zero, one digit with a final carry, a cascade through every column (either
 #: way round), operands of different lengths (a longer b too), long operands.
@@ -96,9 +96,17 @@ def _answer_part(text: str) -> str:
     return text.split("=", 1)[1].rstrip("$") if "=" in text else text
 
 
-def _check_text(got, want: str, a: int, b: int, shown: str) -> None:
-    """The parts of the string that are not the steps: a str, no spaces, Cho's prompt, the ``$`` at both ends."""
-    expect(isinstance(got, str), f"Return a str: {shown}")
+def _is_str(got: object) -> bool:
+    return isinstance(got, str)
+
+
+def _scratchpad(fn: Callable[[int, int], str], a: int, b: int) -> str:
+    """The learner's scratchpad of ``a + b``, once it is a str."""
+    return expect_answer(attempt(fn, a, b), _is_str, "a str such as '$653+049=3902541060170000$'", f"for {a} + {b}")
+
+
+def _check_text(got: str, want: str, a: int, b: int, shown: str) -> None:
+    """The parts of the string that are not the steps: no spaces, Cho's prompt, the ``$`` at both ends."""
     expect(got.replace(" ", "") != want, f"Write it without spaces, as the course renders it: {shown}")
     prompt = want[:want.index("=") + 1]
     expect("=" in got, f"Keep the prompt: the operands, '+' and '=' come before the steps. {shown}")
@@ -110,9 +118,9 @@ def _check_text(got, want: str, a: int, b: int, shown: str) -> None:
     expect(got.endswith("$"), f"End with $, the end-of-sequence token. {shown}")
 
 
-def _diagnose(fn: Callable, read: Callable[[str], str], mistakes, shown: str, *extra) -> None:
-    """Name a planted mistake when the learner's answers agree with it on all the edge sums."""
-    mine = [read(attempt(fn, a, b, *extra)) for a, b in EDGE_SUMS]
+def _diagnose(answer: Callable[..., str], mistakes, shown: str, *extra) -> None:
+    """Name a planted mistake when the learner's (validated) answers agree with it on all the edge sums."""
+    mine = [answer(a, b, *extra) for a, b in EDGE_SUMS]
     for variant, message in mistakes:
         expect(mine != [variant(a, b, *extra) for a, b in EDGE_SUMS], f"{message} {shown}")
 
@@ -122,13 +130,13 @@ def check_scratchpad(fn: Callable[[int, int], str]) -> int:
     """``fn(a, b)``: ``a + b`` in the ``cho_scratchpad`` format, e.g. ``$653+049=3902541060170000$``."""
     cases = EDGE_SUMS + random_sums(random.Random(8), 50)
     for a, b in cases:
-        want, got = scratchpad_text(a, b), attempt(fn, a, b)
+        want, got = scratchpad_text(a, b), _scratchpad(fn, a, b)
         if got == want:
             continue
         by_column = render_columns(encode(Problem(a, b), "cho_scratchpad"))
         shown = f"{a} + {b} is {want!r} (by column, units first: {by_column!r}); you gave {got!r}"
         _check_text(got, want, a, b, shown)
-        _diagnose(fn, lambda t: _answer_part(t) if isinstance(t, str) else t, SCRATCHPAD_MISTAKES, shown)
+        _diagnose(lambda x, y: _answer_part(_scratchpad(fn, x, y)), SCRATCHPAD_MISTAKES, shown)
         n_want, n_got = len(_answer_part(want)), len(_answer_part(got))
         expect(n_got == n_want, f"Write 4 tokens per column (a_k, b_k, carry in, answer digit) for each of the "
                f"{n_want // 4} columns: {n_want} digits after '=', you wrote {n_got}. {shown}")
@@ -162,15 +170,18 @@ SUBTASK_MISTAKES += [(lambda a, b, t, final=final: "".join(str(d) for c in _unpa
                       "shorter string), and one more column holds the final carry.", SUBTASKS) for final in (1, 0)]
 
 
-def _subtask_answer(fn: Callable, a: int, b: int, target: str, done: list[str]):
-    """The learner's answer; an unwritten target after a written one is a failure, not "not attempted"."""
+def _subtask_answer(fn: Callable, a: int, b: int, target: str, done: list[str]) -> str:
+    """The learner's answer, once it is a str; an unwritten target after a written one is a failure, not "not
+    attempted"."""
     try:
-        return attempt(fn, a, b, target)
+        got = attempt(fn, a, b, target)
     except _NotAttempted:
         if done:
             raise ExerciseFailed(f"Your function answers {', '.join(map(repr, done))} but not {target!r} yet (it "
                                  f"raised NotImplementedError); write all three targets.") from None
         raise
+    return expect_answer(got, _is_str, "a str of digits, units first (653 + 49 gives '39546000', '2960' and '0110')",
+                         f"for {a} + {b}, target {target!r}")
 
 
 @exercise("The target of a sub-task of addition")
@@ -187,12 +198,11 @@ def check_subtask_target(fn: Callable[[int, int, str], str]) -> int:
             group = 2 if target == "align" else 1
             shown = (f"{a} + {b}, target {target!r}: the answer is {want!r} (by column, units first: "
                      f"{_spaced(want, group)}); you gave {got!r}")
-            expect(isinstance(got, str), f"Return a str: {shown}")
             expect(got.replace(" ", "") != want, f"Write it without spaces, as the course renders it: {shown}")
             expect(_answer_part(got) != want, f"Return only the answer, the text after '=' without the prompt "
                    f"and the $: {shown}")
             mistakes = [(variant, message) for variant, message, targets in SUBTASK_MISTAKES if target in targets]
-            _diagnose(fn, lambda t: t, mistakes, shown, target)
+            _diagnose(lambda x, y, t: _subtask_answer(fn, x, y, t, done), mistakes, shown, target)
             expect(len(got) == len(want), f"Write {group} digit{'s' * (group - 1)} per column for each of the "
                    f"{len(want) // group} columns: {len(want)} digits, you wrote {len(got)}. {shown}")
             expect(False, shown)

@@ -18,7 +18,7 @@ from .builder import build, check_buildable, verify
 from .importing import import_entry
 from .catalog import catalog
 from .entry import ZooError
-from .manifest import assets_dir, manifest_record, read_manifest
+from .manifest import assets_dir, manifest_record, read_manifest, recover
 from .migrate import half_entry, migrate_entry, outdated
 from .records import retire
 from .registry import unknown_entries_message
@@ -43,6 +43,8 @@ def build_parser() -> OneLineParser:
     p_import = sub.add_parser("import", help="add entries built elsewhere (e.g. on a GPU) to assets/, checked first")
     p_import.add_argument("source", metavar="SOURCE", help="the folder the build wrote (LENGEN_ASSETS or flat files)")
     p_import.add_argument("names", nargs="+", metavar="NAME")
+    p_import.add_argument("--replace", action="store_true",
+                          help="replace an entry that assets/ holds as another build (refused without it)")
     p_verify = sub.add_parser("verify", help="retrain an entry and compare with the manifest")
     p_verify.add_argument("names", nargs="+", metavar="NAME")
     p_verify.add_argument("--tolerance", type=fraction, default=0.05,
@@ -85,7 +87,7 @@ def _train_names(args) -> list[str]:
 def _preflight(args) -> list[str]:
     """Everything checked before training; raises UsageError (or ZooError) with one sentence."""
     threads_from_env()
-    assets_dir()
+    recover(assets_dir())                 # finish or undo a write that a crash interrupted (one line each)
     if args.cmd == "list":
         return []
     if args.cmd == "migrate":
@@ -174,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
             _migrate_half(names) if args.half else _migrate(names)
         elif args.cmd == "import":
             for name in names:
-                rec = import_entry(name, args.source)
+                rec = import_entry(name, args.source, replace=args.replace)
                 what = rec["sha256"][:12] if "sha256" in rec else "its record alone, into records.json"
                 print(f"{name}: imported from {args.source} ({what}, trained on {rec.get('device')})")
         elif args.cmd == "retire":

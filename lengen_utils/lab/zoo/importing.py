@@ -7,6 +7,9 @@ record names (sha256) and that it loads; then the file and the record go into as
 writes them. The record is kept as built: its command, device, seconds and metrics. An entry tagged ``record-only``
 (too large for assets/) brings its record alone, into ``records.json`` (:mod:`.records`).
 
+An entry that assets/ already holds as a different build is refused, with what would change (its sha256 and its
+exact match, old -> new); ``replace=True`` (``zoo import --replace``) replaces it. The same build again is a no-op.
+
 ``SOURCE`` is an assets folder (``manifest.json`` and ``zoo/NAME.safetensors``) or a flat folder of
 ``NAME.safetensors`` files with ``manifest.json`` or ``manifest-NAME.json`` beside them.
 """
@@ -17,10 +20,12 @@ import shutil
 from pathlib import Path
 
 from ...core.checkpoint import CheckpointError, file_sha256, load_model
+from ..cli import UsageError, check_writable
+from .aliases import resolve
 from .builder import catalog_entry_of
 from .catalog import entry
 from .entry import RECORD_ONLY_TAG, ZooError
-from .manifest import assets_dir, commit
+from .manifest import assets_dir, commit, read_manifest
 from .records import import_record
 
 
@@ -46,13 +51,36 @@ def _source_record(source: Path, name: str) -> dict:
     raise ZooError(f"{source} has no manifest record of {name!r} (manifest.json or manifest-{name}.json)")
 
 
-def import_entry(name: str, source: str | Path, assets: Path | None = None) -> dict:
-    """Check ``name``'s checkpoint and record in ``source`` and add both to ``assets`` (default assets/)."""
-    source = Path(source)
+def change_summary(old: dict, new: dict) -> str:
+    """What replacing record ``old`` by ``new`` changes: the sha256 and the exact match per length, old -> new."""
+    parts = []
+    if old.get("sha256") != new.get("sha256"):
+        parts.append(f"sha256 {str(old.get('sha256'))[:12]} -> {str(new.get('sha256'))[:12]}")
+    em_old, em_new = old.get("metrics", {}).get("em", {}), new.get("metrics", {}).get("em", {})
+    moved = [f"{k}: {em_old[k]:.3f} -> {em_new[k]:.3f}" for k in em_new if k in em_old and em_old[k] != em_new[k]]
+    if moved:
+        parts.append("EM " + ", ".join(moved[:6]) + (", ..." if len(moved) > 6 else ""))
+    return "; ".join(parts) or "the record's other fields (command, seconds, device)"
+
+
+def _check_destination(root: Path) -> None:
+    try:
+        check_writable(root, "assets folder")
+        check_writable(root / "zoo", "assets folder")
+    except UsageError as err:
+        raise ZooError(str(err)) from None
+
+
+def import_entry(name: str, source: str | Path, assets: Path | None = None, replace: bool = False) -> dict:
+    """Check ``name``'s checkpoint and record in ``source`` and add both to ``assets`` (default assets/). ``name``
+    may be an alias. A different build already there is refused unless ``replace``; the same build is left as is."""
+    source, name = Path(source), resolve(name)
     if not source.is_dir():
         raise ZooError(f"{source} is not a folder")
+    root = assets_dir(assets)
+    _check_destination(root)
     if RECORD_ONLY_TAG in entry(name).tags:      # too large for assets/: the record alone (records.json)
-        return import_record(name, _source_record(source, name), source, assets)
+        return import_record(name, _source_record(source, name), source, root, replace=replace)
     checkpoint, record = _source_files(source, name)
     try:
         catalog_entry_of(name, record)
@@ -64,8 +92,14 @@ def import_entry(name: str, source: str | Path, assets: Path | None = None) -> d
         load_model(checkpoint, expected_sha256=record["sha256"])
     except CheckpointError as err:
         raise ZooError(f"{checkpoint} does not load: {err}") from None
+    old = read_manifest(root).get(name)
+    if old is not None and old.get("sha256") == record["sha256"]:
+        return old                                           # this very build is already there
+    if old is not None and not replace:
+        raise ZooError(f"{name} is already in {root} as another build ({change_summary(old, record)}); "
+                       f"nothing was written; import with --replace to replace it")
     kept = {k: v for k, v in record.items() if k not in ("file", "sha256")}
-    return commit(name, kept, lambda path: shutil.copyfile(checkpoint, path), assets_dir(assets))
+    return commit(name, kept, lambda path: shutil.copyfile(checkpoint, path), root)
 
 
-__all__ = ["import_entry"]
+__all__ = ["change_summary", "import_entry"]

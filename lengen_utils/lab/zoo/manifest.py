@@ -16,7 +16,9 @@ import contextlib
 import json
 import os
 import signal
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -215,12 +217,102 @@ def sigint_deferred() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
+#: ``$LENGEN_COMMIT_PAUSE=STEP`` makes :func:`commit` stop at that step (a file ``.paused-STEP`` appears in the
+#: assets folder, then the process sleeps): the crash tests kill it there and check what the next start recovers
+COMMIT_STEPS = ("written", "old-aside", "new-in", "manifest-in")
+PAUSE_ENV = "LENGEN_COMMIT_PAUSE"
+
+
+def _pause(root: Path, step: str) -> None:
+    if os.environ.get(PAUSE_ENV) == step:
+        (root / f".paused-{step}").write_text(str(os.getpid()))
+        while True:                                  # pragma: no cover - killed by the test
+            time.sleep(1)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the renames inside ``folder`` durable (POSIX; a no-op where a folder cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:                                  # pragma: no cover - Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:                                  # pragma: no cover - some file systems refuse
+        pass
+    finally:
+        os.close(fd)
+
+
+def recover(assets: Path | None = None, quiet: bool = False) -> list[str]:
+    """Finish or undo a :func:`commit` that a crash (kill -9, power loss) interrupted, from the files it leaves:
+    a pending manifest ``.manifest.json.PID.new`` whose new asset is already in place is renamed in (the commit is
+    completed); otherwise the old asset comes back from its ``.old`` copy and the pending files are deleted (the
+    commit is undone). Either way the manifest and the files agree again. Takes the manifest lock; returns one
+    message per repair (printed to stderr unless ``quiet``)."""
+    root = assets_dir(assets)
+    if not root.is_dir() or not os.access(root, os.W_OK):
+        return []
+    with manifest_lock(root):
+        return _recover(root, quiet)
+
+
+def _recover(root: Path, quiet: bool = False) -> list[str]:
+    """:func:`recover` with the lock already held (inside :func:`commit`)."""
+    messages: list[str] = []
+    mpath = manifest_path(root)
+    for pending in sorted(root.glob(f".{MANIFEST}.*.new")):
+        tag = pending.name[len(f".{MANIFEST}."):-len(".new")]
+        try:
+            new = json.loads(pending.read_text())
+        except (OSError, json.JSONDecodeError):
+            new = None
+        current = read_manifest(root) if mpath.is_file() else {}
+        changed = [n for n, r in (new or {}).items() if current.get(n) != r]
+        done = bool(new) and all((root / new[n]["file"]).is_file()
+                                 and file_sha256(root / new[n]["file"]) == new[n].get("sha256") for n in changed)
+        if done:
+            os.replace(pending, mpath)
+            messages.append(f"completed an interrupted write of {', '.join(changed)} (its new file was in place)")
+        else:
+            for name in changed:
+                final = root / "zoo" / f"{name}.safetensors"
+                backup = final.with_name(f".{final.name}.{tag}.old")
+                if backup.is_file():
+                    os.replace(backup, final)
+            pending.unlink(missing_ok=True)
+            messages.append(f"undid an interrupted write of {', '.join(changed) or 'the manifest'} (the old entry "
+                            f"is kept)")
+    zoo = root / "zoo"
+    for leftover in sorted(zoo.glob(".*.new")) + sorted(zoo.glob(".*.new.tmp")) if zoo.is_dir() else []:
+        leftover.unlink(missing_ok=True)
+        messages.append(f"deleted the unfinished file {leftover.name} of an interrupted write")
+    for backup in sorted(zoo.glob(".*.old")) if zoo.is_dir() else []:
+        final = zoo / backup.name[1:].rsplit(".", 2)[0]
+        if final.is_file():
+            backup.unlink()
+            messages.append(f"deleted {backup.name}, the old copy of {final.name} that a finished write left")
+        else:
+            os.replace(backup, final)
+            messages.append(f"restored {final.name} from {backup.name}, which an interrupted write left")
+    if messages:
+        _fsync_dir(root)
+        _fsync_dir(zoo)
+        if not quiet:
+            for message in messages:
+                print(f"lengen zoo: {root}: {message}", file=sys.stderr)
+    return messages
+
+
 def commit(name: str, record: dict, write_asset: Callable[[Path], object], assets: Path | None = None) -> dict:
     """Write entry ``name``'s asset (with ``write_asset(path)``) and its manifest record together.
 
-    Both go to temporary files first; then the old asset is set aside, the new asset and the new
-    manifest are renamed into place and the old asset is deleted. On any failure the old asset comes
-    back and the manifest is untouched. Returns the record with ``file`` and ``sha256`` filled in.
+    Both go to temporary files first, synced to disk; then the old asset is set aside (``.old``), the new asset and
+    the new manifest are renamed into place, and the old asset is deleted. On an exception or Ctrl-C before both
+    renames are done, the old asset and the old manifest are put back. A crash (kill -9, power loss) at any step
+    leaves files from which :func:`recover`, run at the start of the next commit or zoo command, completes the
+    write (the new manifest is synced before anything is renamed) or undoes it. Returns the record with ``file``
+    and ``sha256`` filled in.
     """
     root = assets_dir(assets)
     final, mpath = checkpoint_path(name, root), manifest_path(root)
@@ -230,18 +322,27 @@ def commit(name: str, record: dict, write_asset: Callable[[Path], object], asset
     backup = final.with_name(f".{final.name}.{tag}.old")
     final.parent.mkdir(parents=True, exist_ok=True)
     with sigint_deferred(), manifest_lock(root):
+        _recover(root)
         try:
             write_asset(tmp_asset)
+            _fsync_file(tmp_asset)
             record = {**record, "file": final.relative_to(root).as_posix(), "sha256": file_sha256(tmp_asset)}
             manifest = read_manifest(root)
             manifest[name] = record
             _write_json(tmp_manifest, manifest)
+            _fsync_dir(root)
+            _pause(root, "written")
             had_old = final.exists()
             if had_old:
                 os.replace(final, backup)
+                _pause(root, "old-aside")
             try:
                 os.replace(tmp_asset, final)
+                _fsync_dir(final.parent)
+                _pause(root, "new-in")
                 os.replace(tmp_manifest, mpath)
+                _fsync_dir(root)
+                _pause(root, "manifest-in")
             except BaseException:
                 if had_old:
                     os.replace(backup, final)
@@ -254,3 +355,8 @@ def commit(name: str, record: dict, write_asset: Callable[[Path], object], asset
             for leftover in (tmp_asset, tmp_manifest, tmp_asset.with_name(tmp_asset.name + ".tmp")):
                 leftover.unlink(missing_ok=True)
     return record
+
+
+def _fsync_file(path: Path) -> None:
+    with open(path, "rb+") as f:
+        os.fsync(f.fileno())

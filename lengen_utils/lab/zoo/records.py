@@ -44,9 +44,10 @@ def recorded(name: str, assets: Path | None = None) -> dict:
     return records[name]
 
 
-def import_record(name: str, record: dict, source: Path, assets: Path | None = None) -> dict:
+def import_record(name: str, record: dict, source: Path, assets: Path | None = None, replace: bool = False) -> dict:
     """Check ``record`` against the catalog's entry ``name`` and add it to ``records.json`` (``stored: false``).
-    A different record already there is refused: a recorded result is never replaced without a word."""
+    A different record already there is refused unless ``replace``: a recorded result is never replaced without a
+    word."""
     try:
         catalog_entry_of(name, record)
     except (AssertionError, KeyError, TypeError, ValueError) as err:
@@ -54,8 +55,13 @@ def import_record(name: str, record: dict, source: Path, assets: Path | None = N
     kept = {**{k: v for k, v in record.items() if k not in ("file", "sha256")}, "stored": False}
     with manifest_lock(assets):              # the assets folder's one lock: no concurrent writer drops a record
         records = read_records(assets)
-        if name in records and records[name] != kept:
-            raise ZooError(f"{RECORDS} already holds another record of {name!r}; remove it first to replace it")
+        if name in records and records[name] != kept and not replace:
+            old = records[name]
+            em_old, em_new = old.get("metrics", {}).get("em", {}), kept.get("metrics", {}).get("em", {})
+            moved = ", ".join(f"{k}: {em_old[k]:.3f} -> {em_new[k]:.3f}" for k in em_new
+                              if k in em_old and em_old[k] != em_new[k]) or "no exact match changes"
+            raise ZooError(f"{RECORDS} already holds another record of {name!r} ({moved}); nothing was written; "
+                           f"import with --replace to replace it")
         records[name] = kept
         replace_json(records_path(assets), records)
     return kept

@@ -120,3 +120,19 @@ def settled_display(display: Callable[[], str], idle_count: Callable[[], int], b
         if idle_seen is not None and time.time() - idle_seen > settle:
             break
     return last
+
+
+#: how long a widget test waits for the widgets to render after the run ends (a loaded machine renders slowly)
+WIDGETS_TIMEOUT_S = 120.0
+
+
+def poll_until(probe: Callable[[], list], timeout: float = WIDGETS_TIMEOUT_S, interval: float = 0.5) -> list:
+    """Call ``probe`` until it returns something non-empty or ``timeout`` seconds pass; return its last result.
+    Browser tests wait for a state this way, never for a fixed moment."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = probe()
+        if found or time.monotonic() >= deadline:
+            return found
+        time.sleep(interval)
+

@@ -223,3 +223,10 @@ def test_long_eval_benchmark_runs_and_refuses_lengths_past_its_ids(capsys):
     assert all(r["seconds"] >= 0 and r["peak_rss_mb"] > 0 and r["batch"] == 3 for r in result["rows"])
     assert long_eval_main(["--lengths", "5000"]) == 2
     assert "past --max-position 3100" in capsys.readouterr().err
+
+
+def test_long_eval_names_its_own_flag_when_the_position_limit_is_too_small(capsys):
+    assert long_eval_main(["--lengths", "30", "--max-position", "50"]) == 2
+    err = capsys.readouterr().err
+    assert "--max-position 50 is too small" in err and "give a larger --max-position" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1

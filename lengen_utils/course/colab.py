@@ -168,8 +168,17 @@ def main(argv: list[str] | None = None) -> int:
     stale = []
     for path, update in [(p, lambda t, p=p: updated_notebook(t, p.name)) for p in args.notebooks] + (
             [(args.readme, readme_with_badges)] if args.readme else []):
-        text = path.read_text()
-        new = update(text)
+        try:
+            text = path.read_text()
+            new = update(text)
+        except OSError as err:
+            print(f"{parser.prog}: error: cannot read {path} ({err.strerror or err}); check the path", file=sys.stderr)
+            return 2
+        except (ValueError, KeyError, TypeError) as err:       # json.JSONDecodeError is a ValueError
+            what = "is not valid notebook JSON" if isinstance(err, json.JSONDecodeError) else "is not a notebook"
+            print(f"{parser.prog}: error: {path} {what} ({err}); restore it with `git checkout {path}`",
+                  file=sys.stderr)
+            return 2
         if new == text:
             continue
         stale.append(str(path))

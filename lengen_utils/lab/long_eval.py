@@ -50,7 +50,11 @@ def long_eval(lengths=LENGTHS, n: int = N, greedy: bool = False, max_position: i
     flagship-shaped model; returns ``{"config": ..., "rows": [{length, tokens, batch, seconds, peak_rss_mb}]}``.
     A length whose problems need IDs past ``max_position`` raises ``ValueError`` before anything runs."""
     recipe = flagship_recipe()
-    task = Task(replace(recipe.task, max_position=max_position))
+    try:
+        task = Task(replace(recipe.task, max_position=max_position))
+    except ValueError as err:                # the flagship's own training problems do not fit the IDs
+        raise ValueError(f"--max-position {max_position} is too small even for the flagship's task ({err}); "
+                         f"give a larger --max-position (default {MAX_POSITION})") from None
     cfg = replace(recipe.model, encoding="none")
     lengths = sorted(lengths)
     if lengths[-1] > task.longest_operand():

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from chromium_support import js_display, settled_display
+from chromium_support import WIDGETS_TIMEOUT_S, js_display, poll_until, settled_display
 
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -295,8 +295,9 @@ def test_widgets_in_browser(name: str, lab_page, shots_dir: Path):
         assert not problems, f"{name}: after Run All Cells:\n" + "\n".join(problems)
 
         t0 = time.time()
-        cells = nb.widget_cells()
-        assert cells, f"{name}: uses widgets but no widget with a slider, dropdown or text box rendered"
+        cells = poll_until(nb.widget_cells)
+        assert cells, (f"{name}: uses widgets but no widget with a slider, dropdown or text box rendered within "
+                       f"{WIDGETS_TIMEOUT_S:.0f} s of the run's end")
         n_controls, failures = 0, []
         for cell in cells:
             cell.scroll_into_view_if_needed()

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
-from chromium_support import js_display, settled_display
+from chromium_support import WIDGETS_TIMEOUT_S, js_display, poll_until, settled_display
 
 pytestmark = [pytest.mark.colab, pytest.mark.slow]
 
@@ -192,9 +192,11 @@ def test_widgets_on_colab_stack(name, colab_context):
         assert page.evaluate(JS_SETUP_OUTPUTS) == [0], f"{name}: the setup cell printed something with the course installed"
 
         t0 = time.time()
-        cells = [c for c in page.locator("#notebook .code_cell").all()
-                 if c.locator(".jupyter-widgets").count() and c.locator(f"{SLIDERS}, {DROPDOWNS}, {TEXTS}").count()]
-        assert cells, f"{name}: uses widgets but no widget with a slider, dropdown or text box rendered"
+        cells = poll_until(lambda: [c for c in page.locator("#notebook .code_cell").all()
+                                    if c.locator(".jupyter-widgets").count()
+                                    and c.locator(f"{SLIDERS}, {DROPDOWNS}, {TEXTS}").count()])
+        assert cells, (f"{name}: uses widgets but no widget with a slider, dropdown or text box rendered within "
+                       f"{WIDGETS_TIMEOUT_S:.0f} s of the run's end")
         silent = []
         for i, cell in enumerate(cells):
             cell.scroll_into_view_if_needed()

@@ -41,6 +41,75 @@ def check_int(owner: str, name: str, value, minimum: int = 1, optional: bool = F
         raise ConfigError(f"{owner}.{name} must be >= {minimum}, got {value}")
 
 
+# -- a value of the wrong type, refused by name -------------------------------------------------------
+# A seed, a length or a digit count given as a string ('1', as input() returns it) must not be looked up and
+# reported as a wrong value ("no seed '1'; its seeds: 0, 1, 2"), nor a bare int given for a seed set fail
+# deep inside ("'int' object is not iterable"): every public entry point that takes one refuses the type by
+# name, with these helpers, raising the error type of its own surface.
+
+_TYPE_WORDS = {str: "string", bytes: "bytes", bool: "bool", int: "int", float: "float", list: "list",
+               tuple: "tuple", dict: "dict", set: "set"}
+
+
+def type_phrase(value: object) -> str:
+    """``value`` named by its type, for a refusal: ``the string '1'``, ``the float 2.5``, ``the bool True``."""
+    if value is None:
+        return "None"
+    text = repr(value.item() if isinstance(value, np.generic) else value)    # 2.5, not np.float64(2.5)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"the {_TYPE_WORDS.get(type(value), type(value).__name__)} {text}"
+
+
+def is_int(value: object) -> bool:
+    """Whether ``value`` is a whole number of an integer type: a Python or NumPy int, not a bool, not a float
+    (``3.0`` neither: ``2.7`` must not run as 2)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _prefix(owner: str) -> str:
+    return f"{owner}: " if owner else ""
+
+
+def int_refusal(value: object, name: str, *, expected: str = "an int", owner: str = "") -> str | None:
+    """The sentence that refuses ``value`` for ``name`` when it is not an int (:func:`is_int`), e.g. ``seed must
+    be an int, got the string '1'``; ``None`` for an int. For a widget, which shows the sentence instead of
+    raising it."""
+    if is_int(value):
+        return None
+    return f"{_prefix(owner)}{name} must be {expected}, got {type_phrase(value)}"
+
+
+def require_int(value: object, name: str, *, error: type[Exception] = ConfigError, expected: str = "an int",
+                owner: str = "") -> int:
+    """``value`` as a Python int, else ``error`` with :func:`int_refusal`'s sentence (``owner`` prefixes it).
+    Only the type is checked: a range is the caller's."""
+    why = int_refusal(value, name, expected=expected, owner=owner)
+    if why is not None:
+        raise error(why)
+    return int(value)
+
+
+def require_ints(values: object, name: str, *, error: type[Exception] = ConfigError, kind: str = "a tuple",
+                 owner: str = "") -> tuple[int, ...]:
+    """``values`` (a seed set, a list of lengths) as a tuple of Python ints, else ``error`` naming the type:
+    ``seeds must be a tuple of ints, got the int 3 (write seeds=(3,) for one seed)``, ``lengths must be ints,
+    got the string '1' (item 0 of ('1',))``. ``kind`` is the container the message asks for (``"a tuple"`` or
+    ``"a list"``). Empty is the caller's to refuse."""
+    head = f"{_prefix(owner)}{name} must be {kind} of ints, got {type_phrase(values)}"
+    if is_int(values):
+        one = (name[:-1] if name.endswith("s") else name).rsplit("_", 1)[-1]     # eval_lengths -> length
+        written = f"[{int(values)}]" if kind == "a list" else f"({int(values)},)"
+        raise error(f"{head} (write {name}={written} for one {one})")
+    if isinstance(values, (str, bytes, dict)) or not hasattr(values, "__iter__"):
+        raise error(head)
+    values = tuple(values)
+    for i, v in enumerate(values):
+        if not is_int(v):
+            raise error(f"{_prefix(owner)}{name} must be ints, got {type_phrase(v)} (item {i} of {values!r})")
+    return tuple(int(v) for v in values)
+
+
 def check_bool(owner: str, name: str, value) -> None:
     if not isinstance(value, (bool, np.bool_)):
         raise ConfigError(f"{owner}.{name} must be True or False, got {value!r} ({type(value).__name__})")

@@ -8,6 +8,8 @@ import random
 import numpy as np
 import torch
 
+from .config_checks import require_int
+
 
 def pick_device(prefer: str | None = None) -> torch.device:
     """CUDA if available, else CPU. ``prefer`` (or the ``LENGEN_DEVICE`` variable) overrides it;
@@ -70,7 +72,9 @@ def set_cpu_threads(n: int | None = None) -> int:
 
 
 def seed_everything(seed: int) -> np.random.Generator:
-    """Seed Python, NumPy and torch; returns a fresh NumPy generator for data sampling."""
+    """Seed Python, NumPy and torch; returns a fresh NumPy generator for data sampling. A ``seed`` that is not
+    an int raises ``ValueError`` naming its type (``random.seed('1')`` would take it, NumPy would not)."""
+    seed = require_int(seed, "seed", error=ValueError)
     random.seed(seed)
     np.random.seed(seed % 2**32)
     torch.manual_seed(seed)

@@ -42,7 +42,7 @@ from .constants import IGNORE_INDEX
 from .device import autocast, pick_device
 from .model import ModelConfig, Transformer
 from .compatibility import check_compatible
-from .config_checks import ConfigError, check_int
+from .config_checks import ConfigError, check_int, require_ints
 from .tasks import Task
 from .train import TrainConfig, TrainResult, lr_at
 
@@ -66,9 +66,10 @@ class _Layers(nn.Module):
 
 
 def init_models(cfg: ModelConfig, seeds: Sequence[int]) -> list[Transformer]:
-    """One freshly initialised model per seed, exactly as ``torch.manual_seed(seed); Transformer(cfg)``."""
+    """One freshly initialised model per seed, exactly as ``torch.manual_seed(seed); Transformer(cfg)``. Seeds
+    that are not ints (a bare int for the set, the string '1') raise ``ValueError`` naming their type."""
     models = []
-    for seed in seeds:
+    for seed in require_ints(seeds, "seeds", error=ValueError, kind="a list"):
         torch.manual_seed(seed)
         models.append(Transformer(cfg))
     return models

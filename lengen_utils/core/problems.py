@@ -21,6 +21,8 @@ from typing import Literal
 
 import numpy as np
 
+from .config_checks import require_int
+
 Operation = Literal["+", "*"]
 OPERATIONS: tuple[str, ...] = ("+", "*")
 
@@ -113,7 +115,8 @@ def num_digits(n: int) -> int:
 
 
 def _check_length(length: int, name: str = "length") -> None:
-    if isinstance(length, bool) or not isinstance(length, (int, np.integer)) or length < 1:
+    require_int(length, name, error=ProblemError, expected="a positive whole number of digits (an int >= 1)")
+    if length < 1:
         raise ProblemError(f"{name} must be a positive whole number of digits (>= 1), got {length!r}")
     limit = max_str_digits()
     if limit and length > limit:
@@ -122,7 +125,8 @@ def _check_length(length: int, name: str = "length") -> None:
 
 
 def _check_count(n: int) -> None:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+    require_int(n, "the number of problems n", error=ProblemError, expected="a whole number >= 0 (an int)")
+    if n < 0:
         raise ProblemError(f"the number of problems n must be a whole number >= 0, got {n!r}")
 
 

@@ -17,7 +17,7 @@ from .batches import Batch, carry_target_ids, collate, concat_examples, problem_
 from .board_format import encode_board
 from .boards import sample_boards, sample_square_boards
 from .complexity_sampling import sample_mixed_complexity, sample_uniform_over_complexity
-from .config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict
+from .config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict, require_int
 from .constants import EVAL_SEED, TRAIN_SET_SEED
 from .curriculum import curriculum_cap, sample_cascade_stage
 from .formats import N_HINTS, Example, answer_width, encode, get_format
@@ -129,7 +129,10 @@ class Task:
         return P.shift_with_zeros(problem, shift)
 
     def eval_problems(self, length: int, n: int, seed: int = EVAL_SEED) -> list[P.Problem]:
-        """A fixed test set: operands of exactly ``length`` digits (or uniform below ``10**length``)."""
+        """A fixed test set: operands of exactly ``length`` digits (or uniform below ``10**length``). A seed that
+        is not an int raises :class:`~lengen_utils.core.problems.ProblemError` naming its type (NumPy would take
+        ``True`` or ``'1'`` as another seed); the samplers check ``length`` and ``n``."""
+        seed = require_int(seed, "seed", error=P.ProblemError)
         rng = np.random.default_rng([seed, length])
         c = self.config
         if self.board:               # square boards of side `length`, as in Cho et al.'s Figure 10

@@ -17,6 +17,7 @@ import os
 import re
 import string
 
+from ..core.config_checks import require_int
 from ..core.device import describe_environment, seed_everything, set_cpu_threads
 from .plots import use_course_style
 
@@ -24,7 +25,9 @@ FAST: bool = os.environ.get("LENGEN_FAST", "0") not in ("", "0", "false", "False
 
 
 def setup(seed: int = 0, quiet: bool = False) -> dict:
-    """Seed everything, use every core, apply the course plot style; returns the environment."""
+    """Seed everything, use every core, apply the course plot style; returns the environment. A ``seed`` that
+    is not an int raises ``ValueError`` naming its type, before anything is changed."""
+    seed = require_int(seed, "seed", error=ValueError)
     set_cpu_threads()
     seed_everything(seed)
     use_course_style()

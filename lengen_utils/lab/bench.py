@@ -42,6 +42,7 @@ from pathlib import Path
 
 from .bench_recipes import apply_overrides, flagship_recipes, preflight
 from ..core.checkpoint import save_model
+from ..core.config_checks import require_int, require_ints
 from .cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageError, check_writable, fail,
                   int_list, positive_int, threads_from_env)
 from ..core.constants import EVAL_SEED
@@ -122,7 +123,8 @@ def prepare(steps: int | None = None, batch_size: int | None = None, seed: int =
     each model; returns the run's plan. Raises ``ValueError`` (nothing has trained, nothing is written)."""
     for name, value in (("steps", steps), ("batch_size", batch_size), ("n_eval", n_eval), ("threads", threads)):
         _positive(name, value)
-    lengths = tuple(lengths)
+    seed = require_int(seed, "seed", error=ValueError)
+    lengths = require_ints(lengths, "lengths", error=ValueError)
     if not lengths:
         raise ValueError("lengths is empty; give at least one operand length >= 1")
     for n in lengths:

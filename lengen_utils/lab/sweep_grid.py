@@ -17,7 +17,7 @@ from typing import Iterable
 
 from . import zoo
 from ..core.compatibility import check_compatible
-from ..core.config_checks import ConfigError, override_value, parse_override
+from ..core.config_checks import ConfigError, override_value, parse_override, require_ints
 from ..core.model import ModelConfig
 from ..core.multiseed import check_seeds_config
 from ..core.positions import PositionRangeError
@@ -191,8 +191,11 @@ def expand(bases: Iterable[dict], seeds: tuple[int, ...] | None = None, sets: It
     each checked before any is returned.
 
     ``seeds`` replaces each config's ``train.seed``; ``None`` keeps it, so a grid over ``train.seed``
-    trains those seeds. Both at once is refused, as is ``group_seeds`` with a ``train.seed`` grid. A
+    trains those seeds (a bare int, or a seed that is not an int, raises :class:`SweepError` naming its type).
+    Both at once is refused, as is ``group_seeds`` with a ``train.seed`` grid. A
     point's name lists its grid values except ``train.seed``: the seeds of one config share a name."""
+    if seeds is not None:
+        seeds = require_ints(seeds, "seeds", error=SweepError)
     sets, grid = list(sets), list(grid)
     seeded = [item for item in sets + grid if item.partition("=")[0].strip() == SEED]
     if seeded and seeds is not None:

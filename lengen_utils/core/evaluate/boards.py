@@ -11,13 +11,14 @@ import numpy as np
 from ..constants import EVAL_SEED
 from ..model import Transformer
 from ..tasks import Task
-from .lengths import check_positive_int, teacher_forced_predictions
+from .lengths import check_positive_int, check_seed, teacher_forced_predictions
 
 
 def cell_accuracy(model: Transformer, task: Task, width: int, n: int, seed: int = EVAL_SEED) -> np.ndarray:
     """``[width, width]``: how often each answer cell of a square test board is right (teacher forcing)."""
     check_positive_int(width, "width")
     check_positive_int(n, "n")
+    check_seed(seed)
     if not task.board:
         raise ValueError(f"cell_accuracy reads board tasks; this task is {task.config.task!r}")
     batch = task.batch(task.eval_problems(width, n, seed=seed))

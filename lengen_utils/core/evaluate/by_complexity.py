@@ -14,11 +14,13 @@ import numpy as np
 
 from ..carries import MEASURES, cascade_length, longest_carry_run
 from ..complexity_sampling import carry_run_test_sets, cascade_test_sets
+from ..config_checks import require_ints
 from ..constants import EVAL_SEED
 from ..model import Transformer
 from ..problems import Problem
 from ..tasks import Task
-from .lengths import EvaluationError, check_positive_int, check_problems, eval_batches, predictions, score
+from .lengths import (EvaluationError, check_positive_int, check_problems, check_seed, eval_batches, predictions,
+                      score)
 
 __all__ = [
     "exact_match_per_problem", "GroupResult", "exact_match_by_complexity", "evaluate_test_sets",
@@ -85,13 +87,22 @@ def evaluate_test_sets(model: Transformer, task: Task, test_sets: dict[int, Sequ
             for level, probs in test_sets.items()}
 
 
+def _check_levels(length: object, levels: object, n: object, seed: object) -> tuple[int, tuple[int, ...], int, int]:
+    """The arguments of the complexity test sets, checked (types named) before a test set is drawn."""
+    return (check_positive_int(length, "length (operand digits)"),
+            require_ints(levels, "levels", error=EvaluationError, kind="a list"),
+            check_positive_int(n, "n (problems per level)"), check_seed(seed))
+
+
 def evaluate_by_cascade_length(model: Transformer, task: Task, length: int, levels: Iterable[int], n: int = 500,
                                seed: int = EVAL_SEED) -> dict[int, GroupResult]:
     """Figure 8a: exact match on ``n`` ``length``-digit sums per cascade length in ``levels``."""
+    length, levels, n, seed = _check_levels(length, levels, n, seed)
     return evaluate_test_sets(model, task, cascade_test_sets(length, levels, n, seed))
 
 
 def evaluate_by_carry_run(model: Transformer, task: Task, length: int, levels: Iterable[int], n: int = 500,
                           seed: int = EVAL_SEED) -> dict[int, GroupResult]:
     """Figure 8b: exact match on ``n`` ``length``-digit sums per longest run of consecutive carries."""
+    length, levels, n, seed = _check_levels(length, levels, n, seed)
     return evaluate_test_sets(model, task, carry_run_test_sets(length, levels, n, seed))

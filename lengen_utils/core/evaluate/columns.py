@@ -16,7 +16,7 @@ from ..batches import carry_target_ids
 from ..constants import EVAL_SEED
 from ..model import Transformer
 from ..tasks import Task
-from .lengths import check_positive_int
+from .lengths import check_positive_int, check_seed
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ def column_scores(model: Transformer, task: Task, length: int, n: int = 500,
                          f"with causal={model.cfg.causal}")
     check_positive_int(length, "length")
     check_positive_int(n, "n")
+    check_seed(seed)
     batch = task.batch(task.eval_problems(length, n, seed))
     carries = carry_target_ids(batch.examples, batch.tokens.shape[1])
     model.eval()

@@ -16,7 +16,8 @@ estimated activations fit in ``EVAL_MEMORY_BYTES`` (:func:`~lengen_utils.core.mo
 None of these changes a result beyond float rounding.
 
 Arguments are checked before any model call: a length, a test-set size or a batch size that is not a
-positive integer, and an empty list of problems, raise :class:`EvaluationError` (a ``ValueError``).
+positive integer, a seed that is not an int, and an empty list of problems, raise :class:`EvaluationError` (a
+``ValueError``); a value of the wrong type is named by its type (``got the string '3'``).
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ import torch
 
 from ..batches import Batch
 from ..compatibility import check_compatible
+from ..config_checks import is_int, require_int, type_phrase
 from ..constants import EVAL_SEED, IGNORE_INDEX
 from ..device import autocast
 from ..example import decode_answer
@@ -54,12 +56,18 @@ class EvaluationError(ValueError):
 def check_positive_int(value: object, name: str) -> int:
     """``value`` as an int, or :class:`EvaluationError` naming ``name`` and the limit (an integer >= 1).
 
-    Floats are refused even when whole (``2.7`` must not run as length 2); bools are refused too."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise EvaluationError(f"{name} must be an integer >= 1, got {value!r} ({type(value).__name__})")
+    Floats are refused even when whole (``2.7`` must not run as length 2); bools and strings are refused too,
+    by their type's name (``got the string '3'``)."""
+    value = require_int(value, name, error=EvaluationError, expected="an integer >= 1")
     if value < 1:
         raise EvaluationError(f"{name} must be an integer >= 1, got {value}")
-    return int(value)
+    return value
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` (of a test set) as an int, or :class:`EvaluationError` naming its type: NumPy would take
+    ``True`` or ``'1'`` as some other seed and measure on another test set without a word."""
+    return require_int(seed, "seed", error=EvaluationError)
 
 
 def check_problems(problems: Iterable[Problem], caller: str) -> list[Problem]:
@@ -178,6 +186,7 @@ def evaluate_length(model: Transformer, task: Task, length: int, n: int = 1000, 
     ``batch_size`` is an upper bound: long sequences run in smaller batches (:func:`eval_batches`)."""
     length = check_positive_int(length, "length (operand digits)")
     n = check_positive_int(n, "n (problems per length)")
+    seed = check_seed(seed)
     batch_size = check_positive_int(batch_size, "batch_size")
     return evaluate_problems(model, task, task.eval_problems(length, n, seed), length, batch_size, greedy)
 
@@ -207,11 +216,13 @@ def evaluate_lengths(model: Transformer, task: Task, lengths: Iterable[int], n: 
 
     Every length is checked (an integer >= 1) before the first one is evaluated."""
     if isinstance(lengths, (str, bytes)) or not isinstance(lengths, Iterable):
-        raise EvaluationError(f"lengths must be a list of integers >= 1, got {lengths!r}")
+        one = f" (write [{lengths}] for one length)" if is_int(lengths) else ""
+        raise EvaluationError(f"lengths must be a list of integers >= 1, got {type_phrase(lengths)}{one}")
     lengths = [check_positive_int(length, "length (operand digits)") for length in lengths]
     if not lengths:
         raise EvaluationError("lengths is empty: give at least one operand length (an integer >= 1)")
     n = check_positive_int(n, "n (problems per length)")
+    seed = check_seed(seed)
     batch_size = check_positive_int(batch_size, "batch_size")
     from tqdm.auto import tqdm  # third-party, imported lazily (pulls in ipywidgets in notebooks)
 

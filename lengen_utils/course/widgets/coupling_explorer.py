@@ -11,6 +11,7 @@ from __future__ import annotations
 import html as _html
 from typing import Callable, Mapping, Sequence
 
+from ...core.config_checks import int_refusal, require_int
 from ...lab import zoo
 from ...lab.zoo.catalog_nb05 import (ABLATION_RECIPES, CHO_MUL_RECIPES, DEPTH_RECIPES, NB05_MUL_LONG_STEPS, NB05_MUL_STEPS,
                                 SINK_RECIPES, TRAINED_LENGTH_RECIPES)
@@ -62,8 +63,8 @@ class CouplingExplorer:
                  paper: Mapping[int, int] | None = PAPER_GENERALIZABLE):
         w = _widgets()
         self.paper = dict(paper or {})
-        self.choices = {(int(k), str(m)): list(v) for (k, m), v in (choices if choices is not None
-                                                                   else default_choices()).items()}
+        self.choices = {(require_int(k, "a choice's trained length", error=ValueError), str(m)): list(v)
+                        for (k, m), v in (choices if choices is not None else default_choices()).items()}
         if not self.choices:
             raise ValueError("CouplingExplorer needs at least one (trained length, method) choice")
         empty = [key for key, names in self.choices.items() if not names]
@@ -76,8 +77,10 @@ class CouplingExplorer:
         self.methods = list(dict.fromkeys(m for _, m in self.choices))
         if trained is None:
             trained = 10 if 10 in self.lengths else self.lengths[0]
-        if trained not in self.lengths:        # the same refusals as show(), at once
-            raise ValueError(f"no model was trained on 1-{trained} digits; choose one of {self.lengths}")
+        why = self.length_refusal(trained)     # the same refusals as show(), at once
+        if why is not None:
+            raise ValueError(why)
+        trained = int(trained)
         if method is not None and method not in self.methods:
             raise ValueError(f"unknown method {method!r}; choose one of {self.methods}")
         if method is not None and (trained, method) not in self.choices:
@@ -104,13 +107,23 @@ class CouplingExplorer:
         if not self._quiet:
             self.show()
 
+    def length_refusal(self, k: object) -> str | None:
+        """Why trained length ``k`` cannot be chosen (a sentence), or None when it can: a ``k`` that is not an int
+        (``'10'``, as ``input()`` returns it) is refused by its type, not reported missing among the choices."""
+        why = int_refusal(k, "the trained length")
+        if why is None and k not in self.lengths:
+            why = f"no model was trained on 1-{k} digits"
+        return None if why is None else f"{why}; choose one of {self.lengths}"
+
     def available(self, k: int) -> list[str]:
-        """The methods trained on 1-``k`` digits."""
+        """The methods trained on 1-``k`` digits (a ``k`` that is not an int raises ``ValueError``)."""
+        k = require_int(k, "the trained length", error=ValueError)
         return [m for (kk, m) in self.choices if kk == k]
 
     def curves(self, k: int, method: str) -> tuple[dict[str, dict[int, float]], list[str]]:
         """``({entry: {length: EM}} of the built seeds, [entries not built])``; raises ``ValueError`` for a
-        combination that was never trained."""
+        combination that was never trained, or a ``k`` that is not an int."""
+        k = require_int(k, "the trained length", error=ValueError)
         if (k, method) not in self.choices:
             raise ValueError(f"no model with method {method!r} was trained on 1-{k} digits; on 1-{k} digits "
                              f"choose one of {self.available(k) or 'nothing'}; {method!r} was trained on 1-N digits for N in "
@@ -154,11 +167,12 @@ class CouplingExplorer:
     def show(self, trained: int | None = None, method: str | None = None):
         """Select a combination (or keep the current one), redraw, and return the widget. An unknown or
         unbuilt combination gives a message in ``status`` and clears the plot."""
-        if trained is not None and trained != self.trained.value:
-            if trained not in self.lengths:
-                self.status.value = error_html(f"no model was trained on 1-{trained} digits; choose one of "
-                                               f"{self.lengths}")
+        if trained is not None:
+            why = self.length_refusal(trained)
+            if why is not None:
+                self.status.value = error_html(why)
                 return self.widget
+            trained = int(trained)
         if method is not None and method != self.method.value and method not in self.methods:
             self.status.value = error_html(f"unknown method {method!r}; choose one of {self.methods}")
             return self.widget

@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from ...lab import zoo
+from ...core.config_checks import int_refusal
 from ...core.device import device_label, pick_device
 from ...core.evaluate import evaluate_lengths
 from ..plots import accuracy_vs_length
@@ -80,13 +81,23 @@ class TrainedLengthExplorer:
     def _on_retrain(self, _button=None) -> None:
         self.retrain(self.slider.value)
 
-    def _check(self, k) -> int:
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or int(k) not in self.names:
-            raise ValueError(f"no cached model trained on {k!r} digits; choose one of {list(self.names)}")
+    def refusal(self, k: object) -> str | None:
+        """Why trained length ``k`` cannot be shown (a sentence), or None when it can: a ``k`` that is not an int
+        (``'10'``, as ``input()`` returns it) is refused by its type, not reported missing among the choices."""
+        why = int_refusal(k, "the trained length")
+        if why is None and int(k) not in self.names:
+            why = f"no cached model trained on {k!r} digits"
+        return None if why is None else f"{why}; choose one of {list(self.names)}"
+
+    def _check(self, k: object) -> int:
+        why = self.refusal(k)
+        if why is not None:
+            raise ValueError(why)
         return int(k)
 
     def cached(self, k: int) -> dict[int, float]:
-        return {int(x): float(y) for x, y in self.metrics_fn(self.names[k]).items()}
+        """The cached ``{length: EM}`` of the model trained on lengths <= ``k`` (``ValueError`` for another ``k``)."""
+        return {int(x): float(y) for x, y in self.metrics_fn(self.names[self._check(k)]).items()}
 
     def curves(self, k: int) -> dict[str, dict[int, float]]:
         curves = {self.label.format(k=k) + " (cached)": self.cached(k)}
@@ -137,8 +148,9 @@ class TrainedLengthExplorer:
     def show(self, k: int | None = None):
         """Select trained length ``k`` (or keep the current one), redraw, and return the widget."""
         if k is not None:
-            if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or int(k) not in self.names:
-                self.status.value = error_html(f"no cached model trained on {k} digits; choose one of {list(self.names)}")
+            why = self.refusal(k)
+            if why is not None:
+                self.status.value = error_html(why)
                 return self.widget
             if self.slider.value != int(k):
                 self.slider.value = int(k)      # the observer redraws
@@ -152,6 +164,7 @@ class TrainedLengthExplorer:
 
     def figure(self, k: int):
         """The figure the widget shows at slider position ``k``."""
+        k = self._check(k)
         curves = self.curves(k)
         styles = {lab: {"linestyle": "--", "marker": "o", "markersize": 9, "markerfacecolor": "none",
                         "markeredgewidth": 1.5} for lab in curves if "retrained" in lab}
@@ -164,7 +177,7 @@ class TrainedLengthExplorer:
 
     def expected(self, k: int) -> str:
         """The time the retrain button promises, in words (empty when unknown)."""
-        return "" if self.expected_fn is None else self.expected_fn(self.names[k])
+        return "" if self.expected_fn is None else self.expected_fn(self.names[self._check(k)])
 
     def retrain(self, k: int) -> dict[int, float]:
         """Train the entry for ``k`` from scratch here (progress bar with elapsed and remaining time), then redraw."""

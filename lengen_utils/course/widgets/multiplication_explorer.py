@@ -12,6 +12,7 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from ...core.config_checks import int_refusal, is_int, type_phrase
 from ...lab import zoo
 from ...core.evaluate import evaluate_lengths
 from ..plots import median_band
@@ -72,6 +73,10 @@ class MultiplicationExplorer:
             if len(key) != 3 or key[0] not in ENCODINGS.values() or not names:
                 raise ValueError(f"bad entry {key!r}: {list(names)!r}; keys are (one of "
                                  f"{sorted(ENCODINGS.values())}, multiplier digits, trained length) with >= 1 name")
+            wrong = [v for v in key[1:] if not is_int(v)]
+            if wrong:
+                raise ValueError(f"bad entry {key!r}: the multiplier digits and the trained length must be ints, "
+                                 f"got {type_phrase(wrong[0])}")
         for fn, what in ((metrics, "metrics"), (evaluate, "evaluate")):
             if fn is not None and not callable(fn):
                 raise ValueError(f"{what} must be a function, got {type(fn).__name__} {fn!r}")
@@ -161,6 +166,11 @@ class MultiplicationExplorer:
     def show(self, encoding: str | None = None, multiplier: int | None = None, trained: int | None = None):
         """Select a combination (or keep the current one), redraw, and return the widget. A combination
         with no entry shows a message naming the available ones."""
+        for control, value, what in ((self.multiplier, multiplier, "the multiplier's digit count"),
+                                     (self.trained, trained, "the trained length")):
+            why = None if value is None else int_refusal(value, what)
+            if why is not None:                        # '3' is refused by its type, not as "not offered"
+                return self._refuse(f"{why}; choose one of {list(control.options)}. Available: {self.available()}.")
         for control, value in ((self.encoding, encoding), (self.multiplier, multiplier), (self.trained, trained)):
             if value is not None and value not in control.options:
                 return self._refuse(f"{control.description} {value!r} is not offered; choose one of "

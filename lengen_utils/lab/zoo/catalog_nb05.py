@@ -1,6 +1,7 @@
 """Zoo entries of notebook 05: position coupling (Cho et al.) as published, and the way to our variant."""
 from __future__ import annotations
 
+from ...core.config_checks import require_int
 from .flagship import BATCH as FLAGSHIP_BATCH
 from .flagship import coupled_recipe, flagship_recipe
 from .recipe import Recipe
@@ -101,7 +102,9 @@ NB05_FLAGSHIP_SEEDS = NB05_SEEDS + (3, 4)
 
 
 def trained_length_recipe(digits: int) -> Recipe:
-    """Our variant trained on 1-``digits`` digit sums with IDs up to 128."""
+    """Our variant trained on 1-``digits`` digit sums with IDs up to 128 (``digits`` an int: ``'10'`` is refused,
+    not formatted into the overrides)."""
+    digits = require_int(digits, "digits")
     return VARIANT.derive(
         f"nb05-len{digits}", f"task.max_digits={digits}", f"task.max_position={NB05_TRAINED_MAX_POSITION}",
         f"model.max_positions={NB05_TRAINED_MAX_POSITION + 1}",
@@ -129,7 +132,9 @@ NB05_SINK_TRAINED = (5, 15)
 
 
 def sink_recipe(digits: int = 10) -> Recipe:
-    """``nb05-sink`` (1-10 digits, the flagship's recipe and seeds) or ``nb05-sink-len{digits}``."""
+    """``nb05-sink`` (1-10 digits, the flagship's recipe and seeds) or ``nb05-sink-len{digits}`` (``digits`` an
+    int)."""
+    digits = require_int(digits, "digits")
     if digits == FLAGSHIP.task.max_digits:
         rid, lengths, tag, seeds = "nb05-sink", NB05_SINK_LENGTHS, "nb05-sink", NB05_SINK_SEEDS
         sink, why = "$ as the final carry's sink (coupled_sink)", "raised flagship"

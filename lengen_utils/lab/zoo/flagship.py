@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...core.config_checks import require_int
 from ...core.model import ModelConfig
 from ...core.positions import PositionScheme
 from ...core.task_config import TaskConfig
@@ -59,7 +60,11 @@ def coupled_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) -
       disjoint random range of coupled IDs, so that during training the answer digits must pick the
       right 2-3 tokens among ~140, as at 30-40 digits at test time. ``batch_size`` counts problems
       (``batch_size // PACK`` sequences per step); evaluation is one problem per sequence.
+
+    A ``seed`` that is not an int raises :class:`~lengen_utils.core.config_checks.ConfigError` naming its type
+    (here for :func:`flagship_recipe`, :func:`reach_recipe` and :func:`ape_recipe` too, which start here).
     """
+    seed = require_int(seed, "seed")
     task = TaskConfig(op="+", format="cho", positions="coupled", sampler="balanced", min_digits=1,
                       max_digits=TRAINED_DIGITS, random_start=True, max_position=64, pack=PACK)
     model = ModelConfig(d_model=64, n_layers=1, n_heads=4, d_ff=256, encoding="learned", max_positions=65,

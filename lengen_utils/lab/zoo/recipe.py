@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable, TypeVar
 
-from ...core.config_checks import parse_override
+from ...core.config_checks import parse_override, require_int, require_ints
 from ...core.model import ModelConfig
 from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
@@ -64,15 +64,17 @@ class Recipe:
     def __post_init__(self) -> None:
         if not self.id or self.id.strip() != self.id or " " in self.id:
             raise ValueError(f"a recipe id is one word, e.g. 'nb05-plain'; got {self.id!r}")
-        seeds = tuple(self.seeds)
-        if not seeds or len(set(seeds)) != len(seeds) or any(not isinstance(s, int) or s < 0 for s in seeds):
+        seeds = require_ints(self.seeds, "seeds", error=ValueError, owner=self.id)
+        if not seeds or len(set(seeds)) != len(seeds) or any(s < 0 for s in seeds):
             raise ValueError(f"{self.id}: seeds must be distinct integers >= 0, got {self.seeds!r}")
         if not self.seed_in_name and len(seeds) != 1:
             raise ValueError(f"{self.id}: an entry named by the id alone has one seed, got {self.seeds!r}")
-        if not self.eval_lengths:
+        eval_lengths = require_ints(self.eval_lengths, "eval_lengths", error=ValueError, owner=self.id)
+        if not eval_lengths:
             raise ValueError(f"{self.id}: name the operand lengths to test (eval_lengths)")
+        require_int(self.eval_n, "eval_n", error=ValueError, owner=self.id)
         object.__setattr__(self, "seeds", seeds)
-        object.__setattr__(self, "eval_lengths", tuple(self.eval_lengths))
+        object.__setattr__(self, "eval_lengths", eval_lengths)
         object.__setattr__(self, "tags", tuple(self.tags))
 
     @classmethod
@@ -80,7 +82,7 @@ class Recipe:
         """The recipe that ``e`` is one seed of (its id ``e.recipe`` unless ``id`` is given; seeds ``(e.seed,)``).
         Its entries are named as ``e`` is (with or without ``-sN``) unless ``seeds`` are given."""
         return cls(id=id or e.recipe, task=e.task, model=e.model, train=e.train,
-                   seeds=tuple(seeds) if seeds is not None else (e.seed,), eval_lengths=e.eval_lengths,
+                   seeds=seeds if seeds is not None else (e.seed,), eval_lengths=e.eval_lengths,
                    eval_n=e.eval_n, description=e.description, tags=e.tags, curve_every=e.curve_every,
                    seed_in_name=e.seeded if seeds is None else True)
 
@@ -92,11 +94,14 @@ class Recipe:
 
     @staticmethod
     def id_with_seed(recipe_id: str, seed: int) -> str:
-        """``{recipe_id}-s{seed}``: the name of one seed's entry (the one place a seed goes into a name)."""
-        return f"{recipe_id}-s{seed}"
+        """``{recipe_id}-s{seed}``: the name of one seed's entry (the one place a seed goes into a name). A seed
+        that is not an int raises ``ValueError`` naming its type (``-s1`` must not come from the string '1')."""
+        return f"{recipe_id}-s{require_int(seed, 'seed', error=ValueError, owner=recipe_id)}"
 
     def entry(self, seed: int) -> ZooEntry:
-        """The zoo entry of one seed, named ``{id}-s{seed}`` (or ``{id}`` without ``seed_in_name``)."""
+        """The zoo entry of one seed, named ``{id}-s{seed}`` (or ``{id}`` without ``seed_in_name``). A seed that
+        is not an int raises ``ValueError`` naming its type."""
+        seed = require_int(seed, "seed", error=ValueError, owner=self.id)
         if seed not in self.seeds:
             raise ValueError(f"{self.id} has seeds {self.seeds}, not {seed!r}")
         name = self.id_with_seed(self.id, seed) if self.seed_in_name else self.id

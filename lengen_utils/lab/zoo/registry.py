@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
+from ...core.config_checks import require_int
 from .aliases import ALIASES, resolve
 from .entry import ZooEntry, ZooError
 from .manifest import read_manifest
@@ -101,7 +102,9 @@ def recipe_entries(recipe: str, built_only: bool = False, assets: Path | None = 
 
 def entry_for(recipe: str, seed: int) -> ZooEntry:
     """The entry of ``recipe`` trained with ``seed``; a missing one raises :class:`ZooError` naming the recipe,
-    the seed and the seeds that exist (or, for an unknown recipe, the closest known recipes)."""
+    the seed and the seeds that exist (or, for an unknown recipe, the closest known recipes). A seed that is not
+    an int (``'1'``, as ``input()`` returns it) raises :class:`ZooError` naming its type."""
+    seed = require_int(seed, "seed", error=ZooError, owner=f"zoo recipe {recipe!r}")
     seeds = recipe_entries(recipe)
     if seed in seeds:
         return ENTRIES[seeds[seed]]

@@ -261,6 +261,8 @@ def test_notebook_check_and_table(capsys):
 
     assert check(..., 3) is None and check([1, 2], (1, 2)) is True and check(5, 4, hint="h") is False
     assert check(1e-6, (100 / 10**5) ** 2) is True
+    assert check(np.array([1, 2]), [1, 2]) is True and check(np.int64(3), 3) is True     # arrays, numpy scalars
+    assert check(np.array([1, 3]), [1, 2]) is False and check(object(), [1]) is False     # no traceback
     out = capsys.readouterr().out
     assert "Not attempted" in out and "Hint: h" in out
     md = table({"ours": {"k=5": 0.995, "n": 3}, "paper": {"k=5": "≈100%"}})

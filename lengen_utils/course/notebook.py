@@ -49,9 +49,19 @@ def check(answer, expected, *, hint: str = "") -> bool | None:
     if answer is ... or answer is None:
         print("Not attempted yet: replace the ... with your answer and run the cell again.")
         return None
-    norm = (lambda x: list(x) if isinstance(x, (tuple, list, range)) else x)
-    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (answer, expected))
-    if (math.isclose(answer, expected, rel_tol=1e-6, abs_tol=1e-12) if numbers else norm(answer) == norm(expected)):
+    def norm(x):                  # sequences (arrays and tensors too) compare as lists; numpy scalars as numbers
+        if hasattr(x, "tolist") and not isinstance(x, (str, bytes)):
+            x = x.tolist()
+        return list(x) if isinstance(x, (tuple, list, range)) else x
+
+    answer_n, expected_n = norm(answer), norm(expected)
+    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (answer_n, expected_n))
+    try:
+        right = (math.isclose(answer_n, expected_n, rel_tol=1e-6, abs_tol=1e-12) if numbers
+                 else bool(answer_n == expected_n))
+    except (TypeError, ValueError):           # an answer that cannot be compared is a wrong one, said in one line
+        right = False
+    if right:
         print("Correct!")
         return True
     print(f"Not quite: you gave {answer!r}." + (f" Hint: {hint}" if hint else ""))

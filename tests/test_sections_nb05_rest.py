@@ -210,3 +210,39 @@ def test_answer_queries_are_the_positions_before_each_answer_digit():
     queries = ca.answer_queries(ex)
     assert queries and all(ex.roles[q + 1] == "answer" for q in queries)
     assert len(queries) == sum(role == "answer" for role in ex.roles[1:])
+
+
+def _fire_board(fire_hints15: float = 0.3, hints15: float = 0.01, mastered: bool = True) -> dict:
+    def m(at15, ok=True):
+        return {"mastered": ok, "budget": {"layers": 3, "steps": 4000}, "seeds": [0, 1, 2],
+                "lengths": {10: {"median": 1.0}, 15: {"median": at15, "min": at15, "max": at15},
+                            20: {"median": 0.0}}}
+    return {"methods": {baselines.FIRE: m(0.0, mastered), baselines.FIRE_HINTS: m(fire_hints15),
+                        baselines.HINTS: m(hints15)}}
+
+
+@pytest.mark.parametrize("board, facts, match", [
+    (_fire_board(mastered=False), ([512.0], 130), "FIRE should master 1-10"),
+    (_fire_board(), ([100.0, 512.0], 130), "threshold should stay above the longest test sequence"),
+    (_fire_board(fire_hints15=0.005), ([512.0], 130), "keep more at 15 digits than index hints"),
+    (_fire_board(fire_hints15=0.97), ([512.0], 130), "should not generalize to 15 digits"),
+])
+def test_check_fire_names_each_failure(board, facts, match, monkeypatch):
+    monkeypatch.setattr(baselines, "fire_facts", lambda b: facts)
+    with pytest.raises(ClaimFailed, match=match):
+        baselines.check_fire(board)
+
+
+def test_check_fire_passes_on_a_consistent_board_and_the_text_shows_its_numbers(monkeypatch):
+    monkeypatch.setattr(baselines, "fire_facts", lambda b: ([511.0, 512.0], 130))
+    facts = baselines.check_fire(_fire_board())
+    text = baselines.fire_text(_fire_board(), *facts)
+    assert "511–512" in text and "130 positions" in text and "30.0%" in text
+
+
+def test_fire_facts_reads_the_learned_thresholds_of_the_built_model():
+    board = baselines.board()
+    if baselines.FIRE not in board["methods"]:
+        pytest.skip("FIRE is not built")
+    thresholds, tokens = baselines.fire_facts(board)
+    assert len(thresholds) == 3 and all(t > 0 for t in thresholds) and tokens > 100

@@ -10,7 +10,9 @@ import statistics
 from collections.abc import Mapping, Sequence
 
 from ...core.claims import claim
+from ...core.constants import EVAL_SEED
 from ...lab.leaderboard import leaderboard
+from ...lab.zoo import load
 from ..notebook import pct, render_md
 from ...lab.zoo.catalog_nb05 import ABLATION_RECIPES
 from ...lab.zoo.catalog_nb05_baselines import BASELINE_RECIPES, BASELINES, TAG
@@ -18,7 +20,8 @@ from ...lab.zoo.catalog_nb05_baselines import BASELINE_RECIPES, BASELINES, TAG
 LABELS = {ABLATION_RECIPES["plain"]: "plain coupling (Cho et al.)", ABLATION_RECIPES["both"]: "both (our variant)",
           **{BASELINE_RECIPES[m]: b.label for m, b in BASELINES.items()}}
 #: the baselines that tie no digit to its significance
-NO_SIGNIFICANCE = [BASELINE_RECIPES[m] for m in ("ape", "rsape", "nope", "rope", "alibi")]
+NO_SIGNIFICANCE = [BASELINE_RECIPES[m] for m in ("ape", "rsape", "nope", "rope", "alibi", "fire")]
+FIRE, FIRE_HINTS, HINTS = BASELINE_RECIPES["fire"], BASELINE_RECIPES["fire-hints"], BASELINE_RECIPES["hints"]
 
 
 def board() -> dict:
@@ -96,6 +99,60 @@ def _abacus_text(board: dict, live: Mapping[str, Mapping[int, float]]) -> str:
     return text
 
 
+def fire_thresholds(model) -> list[float]:
+    """The learned threshold L of every FIRE layer of ``model`` (the normaliser is ``max(L, i)``)."""
+    return [float(p.detach()) for n, p in model.named_parameters() if n.endswith(".threshold")]
+
+
+def fire_facts(board: dict) -> tuple[list[float], int]:
+    """The learned thresholds of FIRE's first seed, and the longest test sequence of the leaderboard (positions)."""
+    model, task = load(board["methods"][FIRE]["entries"][0])
+    longest = max(board["methods"][FIRE]["lengths"])
+    tokens = task.batch(task.eval_problems(longest, 1, EVAL_SEED)).tokens.shape[1]
+    return fire_thresholds(model), int(tokens)
+
+
+def check_fire(board: dict) -> tuple[list[float], int]:
+    """From the manifest and the loaded FIRE model (:func:`fire_facts`, returned for the text): FIRE and FIRE with
+    index hints master 1-10 digits; every learned threshold L stays above the longest test sequence, so that at our
+    lengths FIRE's normaliser is L at every query (a learned function of the log distance, whose interpolation never engages);
+    with index hints FIRE keeps more at 15 digits than index hints with random-start APE, and still less than the
+    95% that would make 15 a generalizable length."""
+    thresholds, longest_tokens = fire_facts(board)
+    fire, with_hints, hints = (board["methods"][m] for m in (FIRE, FIRE_HINTS, HINTS))
+    for label, m in (("FIRE", fire), ("FIRE with index hints", with_hints)):
+        claim(m["mastered"], f"{label} should master 1-10 digits with its budget", pct(m["lengths"][10]["median"]),
+              "A baseline that fails in distribution says nothing about length.")
+    at15, apes = with_hints["lengths"][15]["median"], hints["lengths"][15]["median"]
+    claim(at15 > apes, "FIRE with index hints should keep more at 15 digits than index hints with random-start APE "
+          "(median)", f"{pct(at15)} against {pct(apes)}", "Then FIRE adds nothing to the hints here: update the text.")
+    claim(at15 < 0.95, "FIRE with index hints should not generalize to 15 digits at our scale (median < 95%)",
+          pct(at15), "If it does, Zhou et al.'s recipe works at our scale: say so in the text.")
+    claim(min(thresholds) > longest_tokens, f"every learned FIRE threshold should stay above the longest test "
+          f"sequence ({longest_tokens} positions)", ", ".join(f"{t:.0f}" for t in thresholds),
+          "Then the interpolation does engage at our lengths: update the text.")
+    return thresholds, longest_tokens
+
+
+def fire_text(board: dict, thresholds: Sequence[float], longest_tokens: int) -> str:
+    """FIRE alone and FIRE with index hints, from the leaderboard, beside index hints with random-start APE."""
+    fire, with_hints, hints = (board["methods"][m] for m in (FIRE, FIRE_HINTS, HINTS))
+    b = fire["budget"]
+    return render_md(
+        "**FIRE.** With {layers} layers and {steps:,} steps FIRE masters 1–10 digits ({f10:pct} at 10, median) and "
+        "falls to {f15:pct} at 15 digits, like the other encodings that tie no digit to its significance. Its "
+        "learned thresholds L stay at {lo:.0f}–{hi:.0f}, above the longest test sequence here ({tokens} positions): "
+        "every query is normalised by L, so FIRE acts as a learned function of the log distance and its "
+        "progressive interpolation never engages at our lengths. **FIRE with index hints** (Zhou et al.'s recipe at "
+        "our scale, {hs} seeds): {h10:pct} at 10 digits, {h15:pct} at 15 (median; range {h15lo:pct}–{h15hi:pct}) "
+        "and {h20:pct} at 20, against {a15:pct} and {a20:pct} for index hints with random-start APE.",
+        layers=b["layers"], steps=b["steps"], f10=fire["lengths"][10]["median"], f15=fire["lengths"][15]["median"],
+        lo=min(thresholds), hi=max(thresholds), tokens=longest_tokens, hs=len(with_hints["seeds"]),
+        h10=with_hints["lengths"][10]["median"], h15=with_hints["lengths"][15]["median"],
+        h15lo=with_hints["lengths"][15]["min"], h15hi=with_hints["lengths"][15]["max"],
+        h20=with_hints["lengths"][20]["median"], a15=hints["lengths"][15]["median"], a20=hints["lengths"][20]["median"])
+
+
 def leaderboard_text(board: dict, live: Mapping[str, Mapping[int, float]]) -> str:
     """What the leaderboard shows: the position-agnostic baselines fall at once, coupling holds; Abacus and index
     hints in between, with their budgets."""
@@ -128,5 +185,6 @@ def summary(board: dict) -> str:
         pc15=median(board, "nb05-plain", 15), both15=median(board, "nb05-both", 15))
 
 
-__all__ = ["LABELS", "NO_SIGNIFICANCE", "TAG", "board", "built", "mastered", "falling", "median", "check",
-           "check_abacus", "leaderboard_text", "summary"]
+__all__ = ["FIRE", "FIRE_HINTS", "HINTS", "LABELS", "NO_SIGNIFICANCE", "TAG", "board", "built", "mastered",
+           "falling", "median", "check", "check_abacus", "check_fire", "fire_facts", "fire_text", "fire_thresholds",
+           "leaderboard_text", "summary"]

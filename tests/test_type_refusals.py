@@ -258,14 +258,7 @@ def test_valid_inputs_still_run(model):
 
 
 # -- the widgets: a raise where they raise, a sentence on screen where they show one -------------------------------
-EM = {"p-s0": {5: 1.0, 10: 1.0, 20: 0.1}, "w-s0": {5: 0.5, 10: 0.1}, "m-s0": {1: 1.0, 5: 0.9, 10: 0.2}}
-CHOICES = {(10, "plain"): ["p-s0"], (15, "weak"): ["w-s0"], (5, "plain"): ["p-s0"]}
-
-
-def metrics(name):
-    if name not in EM:
-        raise zoo.ZooError(f"{name!r} is not built")
-    return EM[name]
+from test_widget_inputs import CHOICES, EM, metrics  # noqa: E402  (the same planted zoo as the widgets' input tests)
 
 
 @pytest.fixture

@@ -246,3 +246,12 @@ def test_fire_facts_reads_the_learned_thresholds_of_the_built_model():
         pytest.skip("FIRE is not built")
     thresholds, tokens = baselines.fire_facts(board)
     assert len(thresholds) == 3 and all(t > 0 for t in thresholds) and tokens > 100
+
+
+def test_band_groups_split_the_mastered_methods_into_figures_the_palette_can_draw():
+    from lengen_utils.course.plots.style import PALETTE
+    board = baselines.board()
+    groups = list(baselines.band_groups(board).values())
+    assert all(0 < len(g) <= len(PALETTE) for g in groups)
+    assert sorted(m for g in groups for m in g) == sorted(baselines.mastered(board))
+    assert set(groups[0]) <= set(baselines.NO_SIGNIFICANCE) and not set(groups[1]) & set(baselines.NO_SIGNIFICANCE)

@@ -44,6 +44,16 @@ def falling(board: dict) -> list[str]:
     return [m for m in NO_SIGNIFICANCE if m in mastered(board)]
 
 
+def band_groups(board: dict) -> dict[str, dict[str, str]]:
+    """The mastered methods in two figures (one palette holds at most 10 series): those that tie no digit to its
+    significance, and those that do (index hints, Abacus, FIRE with hints, coupling): ``{title: {method: label}}``."""
+    done = {m: label for m, label in built(board).items() if m in mastered(board)}
+    agnostic = {m: label for m, label in done.items() if m in NO_SIGNIFICANCE}
+    return {"No digit tied to its significance: median and range over seeds": agnostic,
+            "Digits tied to their significance (IDs or hints): median and range over seeds":
+                {m: label for m, label in done.items() if m not in agnostic}}
+
+
 def median(board: dict, method: str, length: int) -> float:
     return board["methods"][method]["lengths"][length]["median"]
 
@@ -186,5 +196,5 @@ def summary(board: dict) -> str:
 
 
 __all__ = ["FIRE", "FIRE_HINTS", "HINTS", "LABELS", "NO_SIGNIFICANCE", "TAG", "board", "built", "mastered",
-           "falling", "median", "check", "check_abacus", "check_fire", "fire_facts", "fire_text", "fire_thresholds",
+           "falling", "band_groups", "median", "check", "check_abacus", "check_fire", "fire_facts", "fire_text", "fire_thresholds",
            "leaderboard_text", "summary"]

@@ -225,3 +225,15 @@ def test_median_bands_for_the_plot(tmp_path):
     bands = median_bands(leaderboard("nb05", assets=_fake_assets(tmp_path)), {"nb05-plain": "plain"})
     assert bands == {"plain": {5: (1.0, 1.0, 1.0), 10: (1.0, 0.99, 1.0), 15: (0.97, 0.74, 0.98),
                                20: (0.39, 0.19, 0.5)}}
+
+
+def test_leaderboard_reads_runs_recorded_without_their_weights():
+    """Record-only GPU runs (assets/records.json) stand in their tag's leaderboard beside the stored ones."""
+    from lengen_utils.lab.leaderboard import leaderboard
+    from lengen_utils.lab.zoo.records import read_records
+    board = leaderboard("sabbaghi-m2-k3")
+    b256 = board["methods"]["sabbaghi-upe-m3-9l-masked-b256"]
+    assert b256["seeds"] == [0, 1, 2] and all(name in read_records() for name in b256["entries"])
+    at16 = sorted(read_records()[name]["metrics"]["em"]["16"] for name in b256["entries"])
+    assert b256["lengths"][16]["median"] == pytest.approx(at16[1])
+    assert "sabbaghi-upe-m3-9l" in board["methods"] and not board["missing"]

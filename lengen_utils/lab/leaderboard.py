@@ -1,7 +1,7 @@
 """The leaderboard of a group of zoo entries (``python -m lengen_utils.lab.bench leaderboard [--tag nb05]``).
 
 It reads the manifest (no model is loaded, nothing is trained): the catalog's entries with the tag that
-are built, grouped by method (the entry's recipe, :attr:`ZooEntry.recipe`: ``nb05-plain-s0``,
+are built, or recorded without their weights (``assets/records.json``, the record-only GPU runs), grouped by method (the entry's recipe, :attr:`ZooEntry.recipe`: ``nb05-plain-s0``,
 ``nb05-plain-s1``, ... are the seeds of method ``nb05-plain``). For each method and tested operand length
 it gives the median exact match over the seeds and their range (Cho et al.'s Figure 1 shows the same
 median and band), and the generalizable length (:mod:`lengen_utils.analysis.generalization`).
@@ -19,6 +19,7 @@ from pathlib import Path
 from ..analysis.generalization import THRESHOLD, generalizable_length, median_and_range
 from .zoo import catalog, read_manifest
 from .zoo.manifest import check_record, manifest_path
+from .zoo.records import read_records
 
 DEFAULT_TAG = "nb05"
 
@@ -35,17 +36,21 @@ def leaderboard(tag: str = DEFAULT_TAG, assets: Path | None = None, threshold: f
     if not names:
         known = sorted({t for e in catalog().values() for t in e.tags})
         raise ValueError(f"no zoo entry is tagged {tag!r}; tags: {', '.join(known)}")
-    manifest = read_manifest(assets)
+    manifest, records = read_manifest(assets), read_records(assets)
     where = manifest_path(assets)
     groups: dict[str, list[tuple[int | None, str, dict]]] = {}
     missing = []
     for name in names:
-        if name not in manifest:
+        if name in manifest:
+            record = check_record(name, manifest[name], where)
+        elif name in records:                       # measured on a GPU, weights not stored (tag record-only)
+            record = records[name]
+        else:
             missing.append(name)
             continue
         e = catalog()[name]
         seed = e.seed if e.seeded else None         # a recipe of one unseeded entry lists its seed as None
-        groups.setdefault(e.recipe, []).append((seed, name, check_record(name, manifest[name], where)))
+        groups.setdefault(e.recipe, []).append((seed, name, record))
     methods = {}
     for method, runs in groups.items():
         runs.sort(key=lambda r: (r[0] is None, r[0] or 0, r[1]))

@@ -36,3 +36,20 @@ def test_retire_refuses_an_entry_that_is_not_built(tmp_path, capsys, monkeypatch
     code, err = run_cli(commands.main, ["retire", "nb05-base-ape-s1"], capsys)
     assert code == 2 and "nb05-base-ape-s1" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert NAME in read_manifest(root) and read_retired(root) == {}
+
+
+def test_zoo_train_refuses_to_replace_a_built_entry_without_replace(tmp_path, capsys, monkeypatch):
+    root, record = scratch_assets(tmp_path)
+    monkeypatch.setenv("LENGEN_ASSETS", str(root))
+    code, err = run_cli(commands.main, ["train", NAME], capsys)
+    assert code == 2 and "already built" in err and record["sha256"][:12] in err and "--replace" in err, err
+    assert read_manifest(root)[NAME] == record                               # nothing trained, nothing replaced
+    kept = commands._not_replacing([NAME, "nb05-base-ape-s1"], named=set())  # brought in by --tag: skipped
+    assert kept == ["nb05-base-ape-s1"] and "already built, skipped" in capsys.readouterr().out
+
+
+def test_zoo_train_rebuilds_a_damaged_entry_without_asking(tmp_path, monkeypatch):
+    root, record = scratch_assets(tmp_path)
+    monkeypatch.setenv("LENGEN_ASSETS", str(root))
+    (root / record["file"]).write_bytes(b"damaged")
+    assert commands._not_replacing([NAME], named={NAME}) == [NAME]

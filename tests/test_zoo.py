@@ -204,7 +204,7 @@ def test_an_interrupted_zoo_train_leaves_asset_and_manifest_as_they_were(tmp_pat
            "PYTHONPATH": str(ROOT)}
     # a runner started in the background (`cmd &` without job control) ignores SIGINT, and a child would
     # inherit that and never see Ctrl-C: give the child the default handling, as a terminal would
-    proc = subprocess.Popen([sys.executable, "-m", "lengen_utils.lab.zoo", "train", "smoke-coupled-3"], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "lengen_utils.lab.zoo", "train", "--replace", "smoke-coupled-3"], cwd=ROOT,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = bytearray()

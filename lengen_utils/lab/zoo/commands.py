@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from ...core.checkpoint import CheckpointError
+from ...core.checkpoint import CheckpointError, file_sha256
 from ..cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageError, fail, fraction,
                    threads_from_env)
 from .aliases import ALIASES, resolve
@@ -40,6 +40,8 @@ def build_parser() -> OneLineParser:
                          help="where to train (default: cuda for the paper-scale entries, tag gpu; else cpu)")
     p_train.add_argument("--max-seconds", type=float, default=None, metavar="S",
                          help="stop each training after about S seconds (recorded as stopped early)")
+    p_train.add_argument("--replace", action="store_true",
+                         help="retrain entries that are already built (their checkpoint and record are replaced)")
     p_import = sub.add_parser("import", help="add entries built elsewhere (e.g. on a GPU) to assets/, checked first")
     p_import.add_argument("source", metavar="SOURCE", help="the folder the build wrote (LENGEN_ASSETS or flat files)")
     p_import.add_argument("names", nargs="+", metavar="NAME")
@@ -69,6 +71,30 @@ def _known(names: list[str]) -> list[str]:
     if unknown:
         raise UsageError(unknown_entries_message(unknown))
     return names
+
+
+def _intact(name: str, manifest: dict) -> bool:
+    """Whether ``name`` is built and its file is the one its record names (a missing or damaged file is rebuilt)."""
+    record = manifest.get(name)
+    path = assets_dir() / str((record or {}).get("file", ""))
+    return bool(record) and path.is_file() and file_sha256(path) == record.get("sha256")
+
+
+def _not_replacing(names: list[str], named: set[str]) -> list[str]:
+    """Retraining replaces a stored checkpoint and its record: an entry named on the command line that is built
+    and intact is refused (with what it holds); one that ``--tag`` or ``--all`` brought in is skipped, with a line."""
+    manifest = read_manifest()
+    stored = [n for n in names if _intact(resolve(n), manifest)]
+    refused = [n for n in stored if resolve(n) in named]
+    if refused:
+        rec = manifest[resolve(refused[0])]
+        em = ", ".join(f"{k}: {v:.3f}" for k, v in list(rec["metrics"]["em"].items())[:3])
+        raise UsageError(f"{', '.join(refused)} {'is' if len(refused) == 1 else 'are'} already built ({refused[0]}: "
+                         f"sha256 {rec['sha256'][:12]}, EM {em}); retraining replaces the stored checkpoint and "
+                         f"record: add --replace to retrain, or check it with `{PROG} verify --no-retrain NAME`")
+    for name in stored:
+        print(f"{name}: already built, skipped (--replace retrains it)")
+    return [n for n in names if n not in stored]
 
 
 def _train_names(args) -> list[str]:
@@ -110,7 +136,7 @@ def _preflight(args) -> list[str]:
         names = _train_names(args)
         for name in names:
             check_buildable(name, device=args.device)
-        return names
+        return names if args.replace else _not_replacing(names, named=set(map(resolve, args.names)))
     names = _known(list(args.names))
     for name in names:
         manifest_record(name)

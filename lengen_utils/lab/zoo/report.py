@@ -35,7 +35,8 @@ def markdown_table(names: list[str]) -> str:
         rows.append("| " + " | ".join(cells) + " |")
     n = {rec["metrics"].get("eval_n") for rec in records.values()}
     note = (f"\n{'/'.join(str(x) for x in sorted(n))} test problems per length, both operands exactly that long; "
-            f"rebuild with `{entry(names[0]).command}`" + (" (and likewise for the others)." if len(names) > 1 else "."))
+            f"rebuild with `{entry(names[0]).command.replace(' train ', ' train --replace ', 1)}`"
+            + (" (and likewise for the others)." if len(names) > 1 else "."))
     return "\n".join(rows) + "\n" + note + "\n"
 
 

@@ -319,3 +319,16 @@ def test_protocol_check_fails_when_the_board_contradicts_the_text(paper5, paper1
                          upe_window.UPE_WINDOW: {"lengths": {15: {"median": window15}}}}}
     with pytest.raises(ClaimFailed, match=match):
         upe_window.check_protocol(board, 15)
+
+
+def test_the_summary_and_the_claim_table_carry_the_gpu_m2_result_from_the_records():
+    from lengen_utils.course.sections import paper_scale
+    recs = [r["metrics"]["em"] for r in paper_scale.m2_records(paper_scale.M2_RUNS[
+        "schedule to its end, 256 per step"]).values()]
+    kept = float(np.median([em["16"] / em["5"] for em in recs]))
+    assert upe_summary._gpu_m2() == {"gk": len(recs), "g5": float(np.median([em["5"] for em in recs])), "kept": kept}
+    maps = {"carry": {"RPE": 3, "UPE": 2}, "layers": {"RPE": 9, "UPE": 9}, "effective": {"RPE": [16.0], "UPE": [19.0]}}
+    b = {label: {n: (0.5, 0.4, 0.6) for n in (8, 10, 15)} for label in ("APE", "RPE", "UPE", aug.APE, aug.RPE, aug.UPE)}
+    rows = upe_summary.claim_rows(b, {}, b, maps, window_board(), 15)
+    assert rows["M2 at the paper's depth (GPU, × hidden, 256 per step)"]["ours (median over seeds)"].startswith(
+        f"{100 * kept:.1f}% kept at 16 digits")

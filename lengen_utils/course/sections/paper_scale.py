@@ -205,9 +205,10 @@ def upe_m3_text(live: dict[str, dict[int, float]], cpu_median_at_5: float) -> st
     return text(UPE_M3, live) + "\n\n" + render_md(
         "On the recorded test sets it scores {at5:pct} at 5 digits, against the CPU recipe's median of {cpu:pct} "
         "(6 layers, `d_model` 128, as many training problems): the deeper, wider model learns more, and still falls "
-        "short of the 95% that mastering the trained range asks, so this course makes no length claim for the "
-        "3-digit multiplier yet. At 12 digits it keeps {kept:pct} of its 5-digit accuracy; the paper's point is 16 digits, "
-        "where this model collapses, for a reason of our recipe that the next section removes.", at5=at5,
+        "short of the 95% that mastering the trained range asks, so no length claim rests on this model. At 12 "
+        "digits it keeps {kept:pct} of its 5-digit accuracy; the paper's point is 16 digits, where this model "
+        "collapses, for a reason of our recipe that the next section removes; the section after it reaches that "
+        "point with a budget that masters 5 digits.", at5=at5,
         cpu=cpu_median_at_5, kept=at12 / at5)
 
 

@@ -66,6 +66,14 @@ JS_RUN_DONE = """() => {
   const cells = Jupyter.notebook.get_cells().filter(c => c.cell_type === 'code');
   return !cells.some(c => c.input_prompt_number === '*') && cells.some(c => typeof c.input_prompt_number === 'number');
 }"""
+#: the text of the outputs of the cells that make widgets (what the page shows when no widget view rendered)
+JS_WIDGET_OUTPUTS = """() => Jupyter.notebook.get_cells()
+  .filter(c => c.cell_type === 'code' && /Explorer\\(|ipywidgets|interact/.test(c.get_text()))
+  .map(c => c.output_area.element[0].innerText.slice(0, 200))"""
+#: run again the cells that make widgets
+JS_RERUN_WIDGET_CELLS = """() => Jupyter.notebook.get_cells()
+  .filter(c => c.cell_type === 'code' && /Explorer\\(|ipywidgets|interact/.test(c.get_text()))
+  .forEach(c => c.execute())"""
 JS_PROBLEMS = """() => {
   const found = [];
   Jupyter.notebook.get_cells().forEach((cell, i) => {
@@ -192,11 +200,23 @@ def test_widgets_on_colab_stack(name, colab_context):
         assert page.evaluate(JS_SETUP_OUTPUTS) == [0], f"{name}: the setup cell printed something with the course installed"
 
         t0 = time.time()
-        cells = poll_until(lambda: [c for c in page.locator("#notebook .code_cell").all()
-                                    if c.locator(".jupyter-widgets").count()
-                                    and c.locator(f"{SLIDERS}, {DROPDOWNS}, {TEXTS}").count()])
+        def widget_cells() -> list:
+            return [c for c in page.locator("#notebook .code_cell").all()
+                    if c.locator(".jupyter-widgets").count() and c.locator(f"{SLIDERS}, {DROPDOWNS}, {TEXTS}").count()]
+
+        cells = poll_until(widget_cells)
+        if not cells:
+            # the classic front end of Colab's stack sometimes drops a widget view made during Run All on a loaded
+            # machine (seen once in CI, never reproduced): say what the page shows, re-run the cells that make
+            # widgets, as a learner would, and wait for that state again
+            shown = page.evaluate(JS_WIDGET_OUTPUTS)
+            print(f"{name}: no widget rendered {WIDGETS_TIMEOUT_S:.0f} s after Run All; their outputs: {shown}")
+            page.evaluate(JS_RERUN_WIDGET_CELLS)
+            page.wait_for_function(JS_RUN_DONE, timeout=RUN_ALL_TIMEOUT_MS, polling=250)
+            cells = poll_until(widget_cells)
+            timings["widget cells re-run"] = 1
         assert cells, (f"{name}: uses widgets but no widget with a slider, dropdown or text box rendered within "
-                       f"{WIDGETS_TIMEOUT_S:.0f} s of the run's end")
+                       f"{WIDGETS_TIMEOUT_S:.0f} s of the run's end, nor after re-running the widget cells")
         silent = []
         for i, cell in enumerate(cells):
             cell.scroll_into_view_if_needed()

@@ -57,10 +57,10 @@ class ChannelPositions(nn.Module):
         self.tables = nn.ModuleList(nn.Embedding(cfg.max_positions, cfg.d_model) for _ in range(n_tables))
         for table in self.tables:
             nn.init.normal_(table.weight, std=0.02)
-        self.channels = cfg.position_channels
+        self.channels, self.shared = cfg.position_channels, cfg.shared_channel_table
 
     def forward(self, position_ids: torch.Tensor) -> torch.Tensor:
-        return sum(self.tables[min(c, len(self.tables) - 1)](position_ids[..., c]) for c in range(self.channels))
+        return sum(self.tables[0 if self.shared else c](position_ids[..., c]) for c in range(self.channels))
 
 
 class SinusoidalPositions(nn.Module):

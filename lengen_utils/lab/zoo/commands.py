@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from ...core.checkpoint import CheckpointError, file_sha256
+from ...core.checkpoint import CheckpointError
 from ..cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageError, fail, fraction,
                    threads_from_env)
 from .aliases import ALIASES, resolve
@@ -18,7 +18,7 @@ from .builder import build, check_buildable, verify
 from .importing import import_entry
 from .catalog import catalog
 from .entry import ZooError
-from .manifest import assets_dir, manifest_record, read_manifest, recover
+from .manifest import assets_dir, file_matches, manifest_record, read_manifest, recover
 from .migrate import half_entry, migrate_entry, outdated
 from .records import retire
 from .registry import unknown_entries_message
@@ -73,18 +73,11 @@ def _known(names: list[str]) -> list[str]:
     return names
 
 
-def _intact(name: str, manifest: dict) -> bool:
-    """Whether ``name`` is built and its file is the one its record names (a missing or damaged file is rebuilt)."""
-    record = manifest.get(name)
-    path = assets_dir() / str((record or {}).get("file", ""))
-    return bool(record) and path.is_file() and file_sha256(path) == record.get("sha256")
-
-
 def _not_replacing(names: list[str], named: set[str]) -> list[str]:
     """Retraining replaces a stored checkpoint and its record: an entry named on the command line that is built
     and intact is refused (with what it holds); one that ``--tag`` or ``--all`` brought in is skipped, with a line."""
     manifest = read_manifest()
-    stored = [n for n in names if _intact(resolve(n), manifest)]
+    stored = [n for n in names if file_matches(assets_dir(), manifest.get(resolve(n)))]   # damaged: rebuilt
     refused = [n for n in stored if resolve(n) in named]
     if refused:
         rec = manifest[resolve(refused[0])]

@@ -26,7 +26,7 @@ from .builder import catalog_entry_of
 from .catalog import entry
 from .entry import RECORD_ONLY_TAG, ZooError
 from .manifest import assets_dir, commit, read_manifest
-from .records import import_record
+from .records import change_summary, import_record
 
 
 def _source_files(source: Path, name: str) -> tuple[Path, dict]:
@@ -49,18 +49,6 @@ def _source_record(source: Path, name: str) -> dict:
             if isinstance(records, dict) and isinstance(records.get(name), dict):
                 return records[name]
     raise ZooError(f"{source} has no manifest record of {name!r} (manifest.json or manifest-{name}.json)")
-
-
-def change_summary(old: dict, new: dict) -> str:
-    """What replacing record ``old`` by ``new`` changes: the sha256 and the exact match per length, old -> new."""
-    parts = []
-    if old.get("sha256") != new.get("sha256"):
-        parts.append(f"sha256 {str(old.get('sha256'))[:12]} -> {str(new.get('sha256'))[:12]}")
-    em_old, em_new = old.get("metrics", {}).get("em", {}), new.get("metrics", {}).get("em", {})
-    moved = [f"{k}: {em_old[k]:.3f} -> {em_new[k]:.3f}" for k in em_new if k in em_old and em_old[k] != em_new[k]]
-    if moved:
-        parts.append("EM " + ", ".join(moved[:6]) + (", ..." if len(moved) > 6 else ""))
-    return "; ".join(parts) or "the record's other fields (command, seconds, device)"
 
 
 def _check_destination(root: Path) -> None:
@@ -102,4 +90,4 @@ def import_entry(name: str, source: str | Path, assets: Path | None = None, repl
     return commit(name, kept, lambda path: shutil.copyfile(checkpoint, path), root)
 
 
-__all__ = ["change_summary", "import_entry"]
+__all__ = ["import_entry"]

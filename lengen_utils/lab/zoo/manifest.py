@@ -244,6 +244,12 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def file_matches(root: Path, record: dict | None) -> bool:
+    """Whether ``record``'s file is in ``root`` and is the one the record names (its sha256)."""
+    path = root / str((record or {}).get("file", ""))
+    return bool(record) and path.is_file() and file_sha256(path) == record.get("sha256")
+
+
 def recover(assets: Path | None = None, quiet: bool = False) -> list[str]:
     """Finish or undo a :func:`commit` that a crash (kill -9, power loss) interrupted, from the files it leaves:
     a pending manifest ``.manifest.json.PID.new`` whose new asset is already in place is renamed in (the commit is
@@ -267,10 +273,9 @@ def _recover(root: Path, quiet: bool = False) -> list[str]:
             new = json.loads(pending.read_text())
         except (OSError, json.JSONDecodeError):
             new = None
-        current = read_manifest(root) if mpath.is_file() else {}
+        current = read_manifest(root)
         changed = [n for n, r in (new or {}).items() if current.get(n) != r]
-        done = bool(new) and all((root / new[n]["file"]).is_file()
-                                 and file_sha256(root / new[n]["file"]) == new[n].get("sha256") for n in changed)
+        done = bool(new) and all(file_matches(root, new[n]) for n in changed)
         if done:
             os.replace(pending, mpath)
             messages.append(f"completed an interrupted write of {', '.join(changed)} (its new file was in place)")
@@ -283,11 +288,11 @@ def _recover(root: Path, quiet: bool = False) -> list[str]:
             pending.unlink(missing_ok=True)
             messages.append(f"undid an interrupted write of {', '.join(changed) or 'the manifest'} (the old entry "
                             f"is kept)")
-    zoo = root / "zoo"
-    for leftover in sorted(zoo.glob(".*.new")) + sorted(zoo.glob(".*.new.tmp")) if zoo.is_dir() else []:
+    zoo = root / "zoo"                               # (glob of a missing folder finds nothing)
+    for leftover in sorted(zoo.glob(".*.new")) + sorted(zoo.glob(".*.new.tmp")):
         leftover.unlink(missing_ok=True)
         messages.append(f"deleted the unfinished file {leftover.name} of an interrupted write")
-    for backup in sorted(zoo.glob(".*.old")) if zoo.is_dir() else []:
+    for backup in sorted(zoo.glob(".*.old")):
         final = zoo / backup.name[1:].rsplit(".", 2)[0]
         if final.is_file():
             backup.unlink()

@@ -44,6 +44,18 @@ def recorded(name: str, assets: Path | None = None) -> dict:
     return records[name]
 
 
+def change_summary(old: dict, new: dict) -> str:
+    """What replacing record ``old`` by ``new`` changes: the sha256 and the exact match per length, old -> new."""
+    parts = []
+    if old.get("sha256") != new.get("sha256"):
+        parts.append(f"sha256 {str(old.get('sha256'))[:12]} -> {str(new.get('sha256'))[:12]}")
+    em_old, em_new = old.get("metrics", {}).get("em", {}), new.get("metrics", {}).get("em", {})
+    moved = [f"{k}: {em_old[k]:.3f} -> {em_new[k]:.3f}" for k in em_new if k in em_old and em_old[k] != em_new[k]]
+    if moved:
+        parts.append("EM " + ", ".join(moved[:6]) + (", ..." if len(moved) > 6 else ""))
+    return "; ".join(parts) or "the record's other fields (command, seconds, device)"
+
+
 def import_record(name: str, record: dict, source: Path, assets: Path | None = None, replace: bool = False) -> dict:
     """Check ``record`` against the catalog's entry ``name`` and add it to ``records.json`` (``stored: false``).
     A different record already there is refused unless ``replace``: a recorded result is never replaced without a
@@ -56,11 +68,8 @@ def import_record(name: str, record: dict, source: Path, assets: Path | None = N
     with manifest_lock(assets):              # the assets folder's one lock: no concurrent writer drops a record
         records = read_records(assets)
         if name in records and records[name] != kept and not replace:
-            old = records[name]
-            em_old, em_new = old.get("metrics", {}).get("em", {}), kept.get("metrics", {}).get("em", {})
-            moved = ", ".join(f"{k}: {em_old[k]:.3f} -> {em_new[k]:.3f}" for k in em_new
-                              if k in em_old and em_old[k] != em_new[k]) or "no exact match changes"
-            raise ZooError(f"{RECORDS} already holds another record of {name!r} ({moved}); nothing was written; "
+            change = change_summary(records[name], kept)
+            raise ZooError(f"{RECORDS} already holds another record of {name!r} ({change}); nothing was written; "
                            f"import with --replace to replace it")
         records[name] = kept
         replace_json(records_path(assets), records)

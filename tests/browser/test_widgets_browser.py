@@ -103,6 +103,23 @@ JS_PROBLEMS = """() => {
 JS_DISPLAY = js_display(".jp-Cell-outputArea")
 
 
+CONTROL_TARGET_MISSING = "No such comm target registered: jupyter.widget.control"
+UNKNOWN_COMM = re.compile(r"^kernel stderr: No such comm: [0-9a-f-]+\s*$")
+
+
+def without_control_comm_race(found: list[str]) -> list[str]:
+    """Drop the kernel's two lines about JupyterLab's widget manager asking for existing widgets
+    (the ``jupyter.widget.control`` comm) before the notebook has imported ipywidgets.
+
+    The manager falls back by itself and no widget is affected; seen once in CI, on notebook 08.
+    The unknown-comm line is dropped only beside the missing-target line (the same race):
+    alone, it may mean a widget lost its kernel side, and stays a failure.
+    """
+    if not any(CONTROL_TARGET_MISSING in f for f in found):
+        return found
+    return [f for f in found if CONTROL_TARGET_MISSING not in f and not UNKNOWN_COMM.match(f)]
+
+
 class Notebook:
     """The notebook open in the shared JupyterLab page, and the helpers that drive its widgets."""
 
@@ -141,7 +158,7 @@ class Notebook:
 
     def problems(self) -> list[str]:
         """Tracebacks, stderr and widget errors, in the cells or from widget callbacks (first 3 kinds)."""
-        found = list(dict.fromkeys(self.page.evaluate(JS_PROBLEMS)))
+        found = without_control_comm_race(list(dict.fromkeys(self.page.evaluate(JS_PROBLEMS))))
         return found[:3] + ([f"... and {len(found) - 3} more"] if len(found) > 3 else [])
 
     def widget_cells(self):
@@ -324,3 +341,12 @@ def test_widgets_in_browser(name: str, lab_page, shots_dir: Path):
 
 def test_some_notebook_has_widgets():
     assert NOTEBOOKS_WITH_WIDGETS, f"no notebook in {NOTEBOOKS} uses a widget: the browser test tests nothing"
+
+
+def test_only_the_control_comm_race_is_forgiven():
+    race = ["kernel stderr: No such comm: 88b1e264-2df0-45d9-ae36-172c72affdfc\n",
+            "kernel stderr: No such comm target registered: jupyter.widget.control\n"]
+    assert without_control_comm_race(race) == []
+    real = "cell 4 error: ValueError: operand '12a' is not a number"
+    assert without_control_comm_race(race + [real]) == [real]
+    assert without_control_comm_race(race[:1]) == race[:1]  # an unknown comm alone stays a failure

@@ -21,3 +21,7 @@ TRAIN_SET_SEED = 1001
 #: Seed of the validation set that checkpoint selection reads (``TrainConfig.select_lengths``): apart from the test
 #: sets (``EVAL_SEED``), so a selected checkpoint is measured on problems it was not chosen on.
 SELECT_SEED = 1002
+
+#: Seed of the validation set that the stopping rule reads (``TrainConfig.stop_lengths``, trained lengths only):
+#: apart from the test sets and from checkpoint selection's set.
+STOP_SEED = 1003

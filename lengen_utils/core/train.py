@@ -22,7 +22,7 @@ import torch.nn.functional as F
 from .checkpoint import CheckpointError, error_summary, load_training_state, save_training_state
 from .compatibility import check_compatible
 from .config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict
-from .constants import IGNORE_INDEX, SELECT_SEED
+from .constants import IGNORE_INDEX, SELECT_SEED, STOP_SEED
 from .device import autocast, seed_everything
 from .evaluate import evaluate_lengths
 from .model import Transformer
@@ -48,6 +48,10 @@ class TrainConfig:
     select_lengths: tuple[int, ...] = ()   # checkpoint selection (the papers' protocol): validation lengths
     select_n: int = 100                # validation problems per length
     select_every: int = 0              # steps between two validations (0: no selection, the final checkpoint)
+    stop_lengths: tuple[int, ...] = ()     # stopping rule: trained operand lengths validated (all 100%: stop)
+    stop_n: int = 200                  # validation problems per length of the stopping rule
+    stop_every: int = 0                # steps between two validations of the stopping rule (0: train every step)
+    stop_patience: int = 1             # consecutive validations with every sum right before the rule stops
 
     def __post_init__(self) -> None:
         own = "TrainConfig"
@@ -68,6 +72,23 @@ class TrainConfig:
             _check_number(own, "betas", beta, low=0, high=1, open_high=True)
         object.__setattr__(self, "betas", tuple(float(x) for x in betas))
         self._check_selection()
+        self._check_stopping_rule()
+
+    def _check_stopping_rule(self) -> None:
+        """The stopping rule needs both its lengths and its interval, or neither (the trained range is checked
+        by :func:`fit`, which knows the task)."""
+        own, lengths = "TrainConfig", self.stop_lengths
+        if not isinstance(lengths, (tuple, list)):
+            raise ConfigError(f"{own}.stop_lengths must be a list of trained operand lengths, got {lengths!r}")
+        for length in lengths:
+            check_int(own, "stop_lengths", length)
+        object.__setattr__(self, "stop_lengths", tuple(int(x) for x in lengths))
+        check_int(own, "stop_n", self.stop_n)
+        check_int(own, "stop_every", self.stop_every, minimum=0)
+        check_int(own, "stop_patience", self.stop_patience)
+        if bool(self.stop_every) != bool(self.stop_lengths):
+            raise ConfigError(f"the stopping rule needs stop_every > 0 and stop_lengths together; got "
+                              f"stop_every={self.stop_every}, stop_lengths={list(self.stop_lengths)}")
 
     def _check_selection(self) -> None:
         """Checkpoint selection needs both its lengths and its interval, or neither."""
@@ -82,6 +103,11 @@ class TrainConfig:
         if bool(self.select_every) != bool(self.select_lengths):
             raise ConfigError(f"checkpoint selection needs select_every > 0 and select_lengths together; got "
                               f"select_every={self.select_every}, select_lengths={list(self.select_lengths)}")
+
+    @property
+    def stops_early(self) -> bool:
+        """True when training stops once validations find the trained lengths mastered (the stopping rule)."""
+        return bool(self.stop_every)
 
     @property
     def selects(self) -> bool:
@@ -122,6 +148,7 @@ class TrainResult:
     losses: list[float] = field(default_factory=list)   # mean loss per logged window
     log_every: int = LOG_EVERY
     selection: "Selection | None" = None                 # with TrainConfig.select_every: the validation curve
+    mastery: "Mastery | None" = None                     # with TrainConfig.stop_every: the stopping rule's curve
 
 
 @dataclass
@@ -157,6 +184,68 @@ class Selection:
         return {"lengths": list(self.lengths), "n": self.n, "every": self.every, "seed": self.seed,
                 "steps": list(self.steps), "em": {str(k): list(v) for k, v in self.curve.items()},
                 "selected_step": self.selected_step, "selected_mean_em": round(self.best, 4)}
+
+
+@dataclass
+class Mastery:
+    """The stopping rule: every ``every`` steps, the exact match on a small fixed validation set (seed ``STOP_SEED``)
+    of *trained* lengths; training stops once ``patience`` validations in a row score 100% at every length. Unlike
+    :class:`Selection` it never looks past the trained range, so a model it stops is not chosen on the test lengths.
+    ``curve[length]`` holds the exact match at each of ``steps``; ``stopped_step`` the step it stopped at (None:
+    every planned step ran)."""
+
+    lengths: tuple[int, ...]
+    n: int
+    every: int
+    patience: int = 1
+    steps: list[int] = field(default_factory=list)
+    curve: dict[int, list[float]] = field(default_factory=dict)
+    streak: int = 0                    # validations in a row, up to the last, with every sum right
+    stopped_step: int | None = None
+
+    def saved(self) -> dict:
+        """What a training state keeps of it, for :meth:`restore` after a resume."""
+        return {"steps": self.steps, "curve": self.curve, "streak": self.streak, "stopped_step": self.stopped_step}
+
+    def restore(self, saved: dict) -> None:
+        """Continue from :meth:`saved`."""
+        self.steps, self.stopped_step = list(saved["steps"]), saved["stopped_step"]
+        self.streak = int(saved["streak"])
+        self.curve = {int(k): list(v) for k, v in saved["curve"].items()}
+
+    def record(self) -> dict:
+        """The curve and the stop, as a manifest records them."""
+        return {"lengths": list(self.lengths), "n": self.n, "every": self.every, "patience": self.patience,
+                "seed": STOP_SEED, "steps": list(self.steps), "em": {str(k): list(v) for k, v in self.curve.items()},
+                "stopped_step": self.stopped_step,
+                "rule": f"stop after {self.patience} validation(s) in a row with 100% exact match at every trained "
+                        f"length validated"}
+
+    def mastered(self, model: Transformer, task: Task, step: int) -> bool:
+        """Validate at ``step``; True (and ``stopped_step`` set) when this is the ``patience``-th validation in a row
+        with every length at 100%."""
+        was_training = model.training
+        model.eval()
+        results = evaluate_lengths(model, task, self.lengths, n=self.n, seed=STOP_SEED)
+        model.train(was_training)
+        self.steps.append(step)
+        for k in self.lengths:
+            self.curve.setdefault(k, []).append(round(results[k].exact_match, 4))
+        self.streak = self.streak + 1 if all(results[k].exact_match == 1.0 for k in self.lengths) else 0
+        if self.streak >= self.patience:
+            self.stopped_step = step
+        return self.stopped_step is not None
+
+
+def check_stop_lengths(cfg: TrainConfig, task: Task) -> None:
+    """Refuse a stopping rule that validates lengths outside the trained range: that would pick the model on test
+    lengths (the papers' checkpoint selection, ``select_lengths``, which a result must label as such)."""
+    low, high = task.config.min_digits, task.config.max_digits
+    outside = [k for k in cfg.stop_lengths if not low <= k <= high]
+    if outside:
+        raise ConfigError(f"TrainConfig.stop_lengths {outside} lie outside the trained lengths {low}..{high}: the "
+                          f"stopping rule reads trained lengths only; a rule on longer lengths is checkpoint "
+                          f"selection (select_lengths, the papers' protocol)")
 
 
 def _validate(model: Transformer, task: Task, selection: Selection, step: int) -> None:
@@ -226,7 +315,9 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     ``data_workers`` > 1 draws them in that many worker processes, which needs ``cfg.data_seeding="per_step"``
     (each batch its own generator); ``None`` reads ``LENGEN_DATA_WORKERS`` for such a run, and is 1 otherwise.
     With ``cfg.select_every`` (the papers' checkpoint selection) the result's ``selection`` holds the validation curve
-    and the selected weights; the model itself is left at its final step. ``max_seconds`` stops training at the first
+    and the selected weights; the model itself is left at its final step. With ``cfg.stop_every`` (the stopping rule,
+    :class:`Mastery`) training stops once ``cfg.stop_patience`` validations in a row score 100% at every length of
+    ``cfg.stop_lengths``, which must be trained lengths; the result's ``mastery`` holds the curve and ``steps`` the step it stopped at. ``max_seconds`` stops training at the first
     logged step past that many seconds (a bounded run on a lent machine): the result's ``steps`` then says how far it
     got, and the schedule is the planned one, cut short.
     """
@@ -235,6 +326,7 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     check_compatible(model.cfg, task.config)
     if not isinstance(cfg, TrainConfig):
         raise ConfigError(f"fit needs a TrainConfig, got {type(cfg).__name__}; use TrainConfig.from_dict for a dict")
+    check_stop_lengths(cfg, task)
     check_int("fit", "save_every", save_every, minimum=0)
     if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))
                                     or not max_seconds > 0):
@@ -264,6 +356,7 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
                              {"params": no_decay, "weight_decay": 0.0}], lr=cfg.lr, betas=cfg.betas)
     start, losses, window = 0, [], []
     selection = (Selection(cfg.select_lengths, cfg.select_n, cfg.select_every, SELECT_SEED) if cfg.selects else None)
+    mastery = Mastery(cfg.stop_lengths, cfg.stop_n, cfg.stop_every, cfg.stop_patience) if cfg.stops_early else None
     if state is not None:
         try:
             model.load_state_dict(state["model"])
@@ -274,6 +367,8 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
         start, losses, window = int(state["step"]), list(state["losses"]), list(state.get("window", []))
         if selection is not None and state.get("selection") is not None:
             selection.restore(state["selection"])
+        if mastery is not None and state.get("mastery") is not None:
+            mastery.restore(state["mastery"])
         rng.bit_generator.state = _restore_rng_state(state["rng"])
         torch.set_rng_state(state["torch_rng"])
 
@@ -286,7 +381,8 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
                 "rng": _rng_state(rng, rng_state),
                 "torch_rng": torch.get_rng_state(), "train_config": cfg.to_dict(),
                 "model_config": model.cfg.to_dict(), "task_config": task.config.to_dict(),
-                "selection": None if selection is None else selection.saved()})
+                "selection": None if selection is None else selection.saved(),
+                "mastery": None if mastery is None else mastery.saved()})
 
     def draw(step: int):   # in the worker: the batch, and the generator's state after it (for snapshots)
         source = rng if cfg.data_seeding == "stream" else np.random.default_rng([cfg.seed, step])
@@ -295,12 +391,14 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
 
     model.train()
     t0 = time.perf_counter()
-    bar = tqdm(range(start, cfg.steps), desc=desc, disable=not progress, initial=start, total=cfg.steps)
+    # a resumed run that the stopping rule had stopped is finished: it trains no further step
+    end = start if mastery is not None and mastery.stopped_step is not None else cfg.steps
+    bar = tqdm(range(start, end), desc=desc, disable=not progress, initial=start, total=cfg.steps)
     if task.config.train_set_size:
         task.train_set()   # drawn once here: forked data workers inherit it instead of each drawing its own
-    batches = prefetcher(draw, start, cfg.steps, data_worker, workers)
+    batches = prefetcher(draw, start, end, data_worker, workers)
     rng_state = None       # the generator after the last batch taken (a worker process draws from its own copy)
-    done = cfg.steps       # the step training ends at (earlier with max_seconds)
+    done = end             # the step training ends at (earlier with max_seconds or the stopping rule)
     try:
         for step in bar:
             batch, rng_state = batches.take()
@@ -316,11 +414,18 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
                 if progress:
                     bar.write(f"step {step + 1}: validation EM " + ", ".join(
                         f"{k}: {v[-1]:.3f}" for k, v in selection.curve.items()))
+            mastered = (mastery is not None and (step + 1) % cfg.stop_every == 0 and step < cfg.steps - 1
+                        and mastery.mastered(model, task, step + 1))
+            if mastered and not logged:      # the loss log ends at the step training ends at
+                losses.append(float(np.mean([float(x) for x in window])))
+                window, logged = [], True
+            if mastered and progress:
+                bar.write(f"step {step + 1}: 100% exact match at the trained lengths {list(cfg.stop_lengths)}: stop")
             if save_every and (step + 1) % save_every == 0:
                 snapshot(step + 1, rng_state)
             if logged and callback is not None:
                 callback(step + 1, losses[-1])
-            if out_of_time:
+            if out_of_time or mastered:
                 done = step + 1
                 break
     finally:
@@ -329,7 +434,7 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     seconds = time.perf_counter() - t0
     snapshot(done, rng_state)
     model.eval()
-    return TrainResult(done - start, seconds, losses, log_every, selection)
+    return TrainResult(done - start, seconds, losses, log_every, selection, mastery)
 
 
 def _step(model: Transformer, opt: torch.optim.Optimizer, cfg: TrainConfig, step: int, batch, device: torch.device,

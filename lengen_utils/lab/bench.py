@@ -1,7 +1,9 @@
 """Benchmarks: ``python -m lengen_utils.lab.bench flagship`` (and ``... bench throughput``, which runs
 :mod:`lengen_utils.lab.throughput` with the arguments that follow; ``... bench long-eval``, the seconds and
 peak memory of evaluating 100-1000 digit additions, :mod:`lengen_utils.lab.long_eval`, likewise; and
-``... bench leaderboard [--tag nb05] [--json]``, which prints the median and range over seeds per method
+``... bench flagship-time [--seeds 5] [--json]``, the
+wall-clock seconds that each seed of the one-minute flagship takes to learn 1000-digit addition, with its reach,
+:mod:`lengen_utils.lab.flagship_time`; ``... bench leaderboard [--tag nb05] [--json]``, which prints the median and range over seeds per method
 and length of built zoo entries, and their generalizable length: :mod:`lengen_utils.lab.leaderboard`).
 
 The flagship benchmark trains the zoo's two flagship recipes (:mod:`lengen_utils.lab.zoo.flagship`) on the
@@ -50,6 +52,7 @@ from ..core.device import set_cpu_threads
 from ..core.evaluate import evaluate_lengths, exact_match_table
 from ..analysis.generalization import THRESHOLD
 from .leaderboard import DEFAULT_TAG, format_leaderboard, leaderboard
+from .flagship_time import main as flagship_time_main
 from .long_eval import main as long_eval_main
 from ..core.model import Transformer
 from ..core.tasks import Task
@@ -221,6 +224,9 @@ def build_parser() -> OneLineParser:
     sub.add_parser("throughput", add_help=False,
                    help="training and decoding throughput (same as python -m lengen_utils.lab.throughput; "
                         "its arguments follow)")
+    sub.add_parser("flagship-time", add_help=False,
+                   help="seconds to train the flagship to 1000-digit addition, per seed, and its reach "
+                        "(python -m lengen_utils.lab.flagship_time; its arguments follow)")
     sub.add_parser("long-eval", add_help=False,
                    help="seconds and peak memory of evaluating 100-1000 digit additions (python -m "
                         "lengen_utils.lab.long_eval; its arguments follow)")
@@ -234,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         return throughput_main(argv_used[1:])
     if argv_used[:1] == ["long-eval"]:
         return long_eval_main(argv_used[1:])
+    if argv_used[:1] == ["flagship-time"]:
+        return flagship_time_main(argv_used[1:])
     args = build_parser().parse_args(argv_used)
     if args.benchmark == "leaderboard":
         try:

@@ -43,6 +43,9 @@ from ..core.task_config import TaskConfig
 from ..core.tasks import Task
 from ..core.train_runtime import DATA_WORKERS, data_worker_mode, keep_freed_memory, prefetcher
 from .zoo import get_recipe
+from .zoo.flagship import minute_recipe
+
+MINUTE_SEQUENCES = minute_recipe().train.batch_size     # training sequences per step of the one-minute flagship
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,12 @@ SHAPES: dict[str, Shape] = {s.name: s for s in (
           "1 layer d 64, 4 problems packed per sequence, 1-10 digits, IDs to 128",
           *_recipe_configs("flagship-coupled"),
           batch_size=32, cpu_batch_size=32, decode_length=10, decode_n=1000, cpu_decode_n=500),
+    # the learner's retrain button (bench flagship-time): the flagship without its table, trained for time
+    Shape("flagship-minute", "the one-minute flagship (zoo recipe flagship-minute): no table, coupled relative bias + "
+          "the sink + scalable softmax, 1 layer d 64, problems packed per sequence as the recipe packs them, 1-10 "
+          "digits", *_recipe_configs("flagship-minute"),
+          batch_size=MINUTE_SEQUENCES, cpu_batch_size=MINUTE_SEQUENCES, decode_length=10, decode_n=1000,
+          cpu_decode_n=500),
     # plain coupling as published (recipe nb05-plain) at Cho et al.'s size
     Shape("cho-1to30", "Cho et al. Section 4 / App. A: coupled decoder, 1 layer d 512, 4 heads, d_ff 2048, "
           "1-30 digit operands, max_pos 202",

@@ -158,7 +158,13 @@ def build(name: str, progress: bool = True, assets: Path | None = None, device: 
         record["learning_curve"] = curve
     if selection is not None:
         record["selection"] = selection
-    if result.steps < e.train.steps:
+    if result.mastery is not None:
+        record["stopping_rule"] = result.mastery.record()
+    if result.mastery is not None and result.mastery.stopped_step == result.steps:
+        record["stopped"] = {"step": result.steps, "planned_steps": e.train.steps,
+                             "why": "the stopping rule: every validation sum at the trained lengths "
+                                    f"{list(e.train.stop_lengths)} right (the schedule is the planned one, cut short)"}
+    elif result.steps < e.train.steps:
         record["stopped"] = {"step": result.steps, "planned_steps": e.train.steps, "max_seconds": max_seconds,
                              "why": "the time bound of the run (the schedule is the planned one, cut short)"}
     meta = {"zoo_name": name, "task": e.task.to_dict(), "seed": e.seed}

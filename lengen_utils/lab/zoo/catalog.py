@@ -11,7 +11,7 @@ from ...core.model import ModelConfig
 from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
 from .aliases import add_alias
-from .flagship import ape_recipe, flagship_recipe, reach_recipe
+from .flagship import ape_recipe, flagship_recipe, minute_recipe, reach_recipe
 from .recipe import Recipe
 from .registry import ENTRIES, catalog, entry, register, register_recipe
 
@@ -26,6 +26,8 @@ FLAGSHIP_RECIPES: dict[str, str] = {"coupled": add_alias(flagship_recipe().name,
 # == the flagship without its table: 1000-digit sums (python -m lengen_utils.lab.bench leaderboard --tag flagship-seeds)
 FLAGSHIP_SEEDS = (0, 1, 2, 3, 4)
 register_recipe(Recipe.from_entry(reach_recipe(), seeds=FLAGSHIP_SEEDS))
+# the same decoder trained for time (python -m lengen_utils.lab.bench flagship-time): the learner's retrain button
+register_recipe(Recipe.from_entry(minute_recipe(), seeds=FLAGSHIP_SEEDS))
 # what the reach depends on (notebook 05, "Do we need the table at all?"): the same decoder without the scalable
 # softmax, with 4, 8 or 16 problems per training sequence (the same 128 problems per step); seed 0
 REACH_PACKS = (4, 8, 16)

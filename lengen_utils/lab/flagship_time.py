@@ -1,0 +1,145 @@
+"""How long the flagship takes to learn 1000-digit addition: ``python -m lengen_utils.lab.bench flagship-time``.
+
+It trains :func:`~lengen_utils.lab.zoo.flagship.minute_recipe` (the flagship without its table, trained for time and
+stopped by its rule on the trained lengths) for each seed, one after another on ``--threads`` CPU threads (default
+one), and tests each model on fixed problems: 1000 per length up to 100 digits, 200 per length beyond (the flagship's
+protocol). It prints, per seed, the wall-clock seconds of training (the stopping rule's validations included), the
+steps it ran, and the exact match at every length; then the medians, the worst seed, and whether each of the
+one-minute targets holds:
+
+* every seed trains in at most ``TARGET_SECONDS`` seconds,
+* median exact match >= 95% at 1000 digits, worst seed >= 90% at 500, every seed >= 99.5% at every length to 100.
+
+``--json`` prints one JSON object instead. ``--steps``, ``--n``, ``--n-long`` and ``--lengths`` shrink a run (a test
+or a quick look); the targets are then reported on what ran, and the figures of the course's claim come from the
+default run. Nothing is saved: the course's models are zoo entries (``zoo train flagship-minute-s0`` ...).
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from dataclasses import replace
+
+from ..core.config_checks import ConfigError
+from ..core.device import set_cpu_threads
+from ..core.evaluate import evaluate_length
+from ..core.tasks import Task
+from ..core.train import fit
+from .cli import INTERRUPTED, USAGE_ERROR, OneLineParser, UsageError, fail, int_list, positive_int
+from .zoo.flagship import EVAL_N, MINUTE_STEPS, REACH_LENGTHS, minute_recipe
+
+PROG = "python -m lengen_utils.lab.bench flagship-time"
+SEEDS = 5
+LONG_N = 200                 # test problems per length beyond SHORT_UP_TO digits
+SHORT_UP_TO = 100            # lengths up to this get EVAL_N problems each
+TARGET_SECONDS = 60.0
+TARGET_MEDIAN_1000 = 0.95
+TARGET_WORST_500 = 0.90
+TARGET_SHORT = 0.995
+
+
+def time_seed(seed: int, lengths=REACH_LENGTHS, n: int = EVAL_N, n_long: int = LONG_N, steps: int | None = None,
+              progress: bool = False) -> dict:
+    """Train one seed of the minute recipe from scratch and test it; returns ``{"seed", "seconds", "steps",
+    "planned_steps", "stopped", "em": {length: exact match}}``."""
+    e = minute_recipe(seed=seed) if steps is None else minute_recipe(seed=seed, steps=steps)
+    task = Task(e.task)
+    too_long = [k for k in lengths if k > task.longest_operand()]
+    if too_long:
+        raise UsageError(f"--lengths {too_long} are past the recipe's IDs (at most {task.longest_operand()} digits)")
+    model = e.build()
+    result = fit(model, task, e.train, progress=progress, desc=f"seed {seed}")
+    em = {k: evaluate_length(model, task, k, n=n if k <= SHORT_UP_TO else n_long).exact_match for k in lengths}
+    return {"seed": seed, "seconds": round(result.seconds, 2), "steps": result.steps,
+            "planned_steps": e.train.steps, "stopped": result.mastery is not None
+            and result.mastery.stopped_step == result.steps, "em": em}
+
+
+def summarize(rows: list[dict]) -> dict:
+    """Medians and worst seed per length, and each target's verdict on what ran (None: its length did not run)."""
+    lengths = list(rows[0]["em"])
+    median = {k: statistics.median(r["em"][k] for r in rows) for k in lengths}
+    worst = {k: min(r["em"][k] for r in rows) for k in lengths}
+    short = [k for k in lengths if k <= SHORT_UP_TO]
+    targets = {
+        f"every seed trains in <= {TARGET_SECONDS:g} s": max(r["seconds"] for r in rows) <= TARGET_SECONDS,
+        f"median >= {TARGET_MEDIAN_1000:.0%} at 1000 digits":
+            median[1000] >= TARGET_MEDIAN_1000 if 1000 in median else None,
+        f"worst seed >= {TARGET_WORST_500:.0%} at 500 digits":
+            worst[500] >= TARGET_WORST_500 if 500 in worst else None,
+        f"every seed >= {TARGET_SHORT:.1%} at every length to {SHORT_UP_TO}":
+            all(worst[k] >= TARGET_SHORT for k in short) if short else None,
+    }
+    return {"median_seconds": statistics.median(r["seconds"] for r in rows),
+            "max_seconds": max(r["seconds"] for r in rows),
+            "median_steps": statistics.median(r["steps"] for r in rows), "median_em": median, "worst_em": worst,
+            "targets": targets}
+
+
+def flagship_time(seeds: int = SEEDS, lengths=REACH_LENGTHS, n: int = EVAL_N, n_long: int = LONG_N,
+                  steps: int | None = None, progress: bool = False) -> dict:
+    """:func:`time_seed` for seeds ``0..seeds-1``, one after another, and :func:`summarize` of them."""
+    rows = [time_seed(s, lengths, n, n_long, steps, progress) for s in range(seeds)]
+    e = minute_recipe()
+    config = {"recipe": "flagship-minute", "lr": e.train.lr, "planned_steps": steps or MINUTE_STEPS,
+              "batch_problems": e.train.batch_size * e.task.pack, "stop_lengths": list(e.train.stop_lengths),
+              "stop_every": e.train.stop_every, "n": n, "n_long": n_long}
+    return {"benchmark": "flagship-time", "config": config, "seeds": rows, "summary": summarize(rows)}
+
+
+def format_flagship_time(result: dict, threads: int) -> str:
+    """A plain-text table: one row per seed, then the medians, the worst seed and the targets."""
+    rows, summary, cfg = result["seeds"], result["summary"], result["config"]
+    lengths = list(rows[0]["em"])
+    head = f"{'seed':>6}{'seconds':>9}{'steps':>7}  " + "".join(f"{k:>7}" for k in lengths)
+    lines = [f"flagship-time: {cfg['recipe']}, lr {cfg['lr']:g}, {cfg['planned_steps']} planned steps x "
+             f"{cfg['batch_problems']} problems, stopped when the validation sums at {cfg['stop_lengths']} digits "
+             f"are all right (checked every {cfg['stop_every']} steps); {threads} CPU thread(s); exact match % at "
+             f"each operand length ({cfg['n']} problems to {SHORT_UP_TO} digits, {cfg['n_long']} beyond)",
+             head, "-" * len(head)]
+    for r in rows:
+        lines.append(f"{r['seed']:>6}{r['seconds']:>9.1f}{r['steps']:>7}  "
+                     + "".join(f"{100 * r['em'][k]:>7.1f}" for k in lengths))
+    lines.append(f"{'median':>6}{summary['median_seconds']:>9.1f}{summary['median_steps']:>7g}  "
+                 + "".join(f"{100 * summary['median_em'][k]:>7.1f}" for k in lengths))
+    lines.append(f"{'worst':>6}{summary['max_seconds']:>9.1f}{'':>7}  "
+                 + "".join(f"{100 * summary['worst_em'][k]:>7.1f}" for k in lengths))
+    for target, held in summary["targets"].items():
+        lines.append(f"  {'not run' if held is None else 'holds' if held else 'FAILS':>7}: {target}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m lengen_utils.lab.bench flagship-time``."""
+    parser = OneLineParser(prog=PROG, description="seconds to train the flagship to 1000-digit addition, per seed")
+    parser.add_argument("--seeds", type=positive_int, default=SEEDS, help=f"seeds 0..N-1 (default {SEEDS})")
+    parser.add_argument("--lengths", type=str, default=None,
+                        help="comma-separated test lengths (default " + ",".join(map(str, REACH_LENGTHS)) + ")")
+    parser.add_argument("--n", type=positive_int, default=EVAL_N,
+                        help=f"test problems per length up to {SHORT_UP_TO} digits (default {EVAL_N})")
+    parser.add_argument("--n-long", type=positive_int, default=LONG_N,
+                        help=f"test problems per length beyond {SHORT_UP_TO} digits (default {LONG_N})")
+    parser.add_argument("--steps", type=positive_int, default=None,
+                        help=f"planned steps (default the recipe's {MINUTE_STEPS}; the rule may stop earlier)")
+    parser.add_argument("--threads", type=positive_int, default=1, help="CPU threads (default 1: the target's)")
+    parser.add_argument("--progress", action="store_true", help="a progress bar per seed")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        lengths = int_list(args.lengths, "--lengths") if args.lengths is not None else REACH_LENGTHS
+        threads = set_cpu_threads(args.threads)
+        result = flagship_time(args.seeds, lengths, args.n, args.n_long, args.steps, args.progress)
+    except (UsageError, ConfigError, ValueError) as err:
+        return fail(PROG, err, USAGE_ERROR)
+    except KeyboardInterrupt:
+        return fail(PROG, "interrupted", INTERRUPTED)
+    result["config"]["threads"] = threads
+    print(json.dumps(result) if args.json else format_flagship_time(result, threads))
+    return 0
+
+
+__all__ = ["PROG", "TARGET_SECONDS", "flagship_time", "format_flagship_time", "main", "summarize", "time_seed"]
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -9,7 +9,9 @@ The tree shows the layers, lowest first (nothing imports a layer above it; tests
     analysis/  complexity, theory, constructions, interpret, generalization, probes, rpe_decline
     lab/       zoo (recipes and their store), papers (the papers' setups, departures tables), bench, bench_recipes,
                leaderboard, long_eval, cli, throughput, multiseed_bench, sweep, sweep_grid
-    course/    notebook, sections, plots, widgets, exercises, colab
+    course/    notebook, plots, widgets, colab, common (what several chapters share: the exercises' machinery,
+               paper_scale, paper_claims, seeds, baselines), and one folder per notebook, ch00_tour ... ch08_beyond
+               (its sections' prose and claim checks, its exercises and solutions; no chapter imports another)
 
 This module is the facade: it re-exports the everyday names, and ``from lengen_utils import zoo`` (any module
 above, by its short name) still works; no module of the package imports it.
@@ -38,7 +40,7 @@ __all__ = [
     "sample_balanced", "sample_exact_length", "sample_uniform", "Task", "TaskConfig", "TrainConfig", "fit",
 ]
 
-#: short name -> its place in the tree, for ``from lengen_utils import zoo`` and ``lengen_utils.sections``
+#: short name -> its place in the tree, for ``from lengen_utils import zoo`` and ``lengen_utils.ch05_coupling``
 _SUBMODULES = {
     **dict.fromkeys(("constants", "device", "claims", "config_checks", "problems", "carries", "complexity_sampling",
                      "addition_steps", "curriculum", "boards", "board_format", "positions2d", "formats", "vocab",
@@ -48,7 +50,9 @@ _SUBMODULES = {
                      "analysis"),
     **dict.fromkeys(("zoo", "bench", "bench_recipes", "cli", "throughput", "multiseed_bench", "sweep", "sweep_grid",
                      "leaderboard", "long_eval", "papers"), "lab"),
-    **dict.fromkeys(("plots", "widgets", "notebook", "sections", "exercises", "colab"), "course"),
+    **dict.fromkeys(("plots", "widgets", "notebook", "colab", "common", "ch00_tour", "ch01_formats", "ch02_ape",
+                     "ch03_rpe", "ch04_upe", "ch05_coupling", "ch06_complexity", "ch07_theory", "ch08_beyond"),
+                    "course"),
 }
 
 

@@ -1,12 +1,12 @@
-"""The exercise machinery (lengen_utils.course.exercises): a checker reports an untouched stub as not attempted,
+"""The exercise machinery (lengen_utils.course.common.exercises): a checker reports an untouched stub as not attempted,
 passes a right answer, and names the mistake of a wrong one, without raising. The notebooks' own checkers
-are tested in tests/test_exercises_nbXX.py, each three ways: solution, stub, planted mistakes; and all of them
+are tested in tests/chXX/test_exercises_nbXX.py, each three ways: solution, stub, planted mistakes; and all of them
 on answers of the wrong type in tests/test_exercises_validation.py."""
 import re
 
 import pytest
 
-from lengen_utils.course.exercises import FAILED, NOT_ATTEMPTED, PASSED, attempt, exercise, expect, reveal
+from lengen_utils.course.common.exercises import FAILED, NOT_ATTEMPTED, PASSED, attempt, exercise, expect, reveal
 
 
 @exercise("Reverse the digits")
@@ -46,21 +46,19 @@ def test_reveal_prints_the_source_collapsed(capsys):
 
 def test_reveal_refuses_a_name_with_one_message():
     with pytest.raises(TypeError, match=re.escape("reveal takes the function itself, not its name: "
-                                                  "reveal(solutions.nb05.coupled_ids), not "
-                                                  "reveal('solutions.nb05.coupled_ids')")) as info:
-        reveal("solutions.nb05.coupled_ids")
+                                                  "reveal(solutions.coupled_ids), not "
+                                                  "reveal('solutions.coupled_ids')")) as info:
+        reveal("solutions.coupled_ids")
     assert info.value.__context__ is None
-    with pytest.raises(TypeError, match=r"reveal takes a solution function, e.g. reveal\(solutions.nb05.coupled_ids\); "
+    with pytest.raises(TypeError, match=r"reveal takes a solution function, e.g. reveal\(solutions.coupled_ids\); "
                                         r"you gave an int: 3$") as info:
         reveal(3)
     assert info.value.__suppress_context__, "one message: not inspect's own as well"
 
 
-def test_solutions_are_reached_by_notebook_name():
-    from lengen_utils.course.exercises import solutions
-    assert callable(solutions.nb05.coupled_ids)
-    with pytest.raises(AttributeError):
-        solutions.not_a_notebook
+def test_solutions_sit_beside_each_notebooks_exercises():
+    from lengen_utils.course.ch05_coupling import solutions
+    assert callable(solutions.coupled_ids)
 
 
 def test_every_notebook_01_to_08_has_two_coding_exercises():

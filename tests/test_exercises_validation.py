@@ -1,10 +1,11 @@
 """Every exercise checker validates the learner's answer before judging it: an answer of the wrong type or shape
 fails with one teaching message ("Return <what was expected>; you gave <what came back>"), never a TypeError from
-inside the checker. The checkers are discovered from the notebook modules (``exercises.nb01`` ...), so a new one is
-tested as soon as it exists, and must get a case of its own in ``WRONG_ANSWERS``."""
+inside the checker. The checkers are discovered from the chapters' modules (``ch01_formats.exercises`` ...), so a new
+one is tested as soon as it exists, and must get a case of its own in ``WRONG_ANSWERS``."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 import re
 from fractions import Fraction
@@ -14,17 +15,20 @@ import numpy as np
 import pytest
 
 from lengen_utils.analysis.complexity import cascade_length_distribution
-from lengen_utils.course import exercises
-from lengen_utils.course.exercises import FAILED, ExerciseFailed, expect_answer, failure, is_array, is_int, is_number
+import lengen_utils.course as course
+from lengen_utils.course.common.exercises import (FAILED, ExerciseFailed, expect_answer, failure, is_array, is_int,
+                                                  is_number)
 
 
 def discover_checkers() -> dict[str, Callable]:
-    """``{"nb05.check_coupled_ids": checker}`` for every ``check_*`` defined in a notebook's exercise module."""
+    """``{"nb05.check_coupled_ids": checker}`` for every ``check_*`` defined in a chapter's exercise module
+    (``course/ch05_coupling/exercises.py`` is notebook 05's)."""
     found = {}
-    for info in pkgutil.iter_modules(exercises.__path__):
-        if re.fullmatch(r"nb\d\d", info.name):
-            module = importlib.import_module(f"{exercises.__name__}.{info.name}")
-            found.update({f"{info.name}.{name}": obj for name, obj in vars(module).items()
+    for info in pkgutil.iter_modules(course.__path__):
+        chapter = re.fullmatch(r"ch(\d\d)_\w+", info.name)
+        if chapter and importlib.util.find_spec(f"{course.__name__}.{info.name}.exercises"):
+            module = importlib.import_module(f"{course.__name__}.{info.name}.exercises")
+            found.update({f"nb{chapter.group(1)}.{name}": obj for name, obj in vars(module).items()
                           if name.startswith("check_") and getattr(obj, "__module__", None) == module.__name__})
     return found
 

@@ -5,10 +5,14 @@ functions alike (an import hidden in a function is still a dependency). The laye
 README's package map states:
 
     core/ (base -> problems -> formats/positions -> tasks -> model -> train/evaluate) -> analysis/ -> lab/ -> course/
+
+Inside course/, one folder per notebook (``course/chNN_<topic>/``) imports core, analysis, lab and the course's shared
+modules (common, plots, widgets, notebook, colab), never another chapter's folder.
 """
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -32,8 +36,9 @@ LAYERS: dict[str, int] = {
     "lab": 7, "lab.zoo": 7, "lab.bench": 7, "lab.bench_recipes": 7, "lab.cli": 7, "lab.throughput": 7,
     "lab.multiseed_bench": 7, "lab.sweep": 7, "lab.sweep_grid": 7, "lab.leaderboard": 7, "lab.long_eval": 7,
     "lab.papers": 7,
-    "course": 8, "course.plots": 8, "course.widgets": 8, "course.notebook": 8, "course.sections": 8,
-    "course.exercises": 8, "course.colab": 8,
+    "course": 8, "course.plots": 8, "course.widgets": 8, "course.notebook": 8, "course.colab": 8, "course.common": 8,
+    "course.ch00_tour": 8, "course.ch01_formats": 8, "course.ch02_ape": 8, "course.ch03_rpe": 8, "course.ch04_upe": 8,
+    "course.ch05_coupling": 8, "course.ch06_complexity": 8, "course.ch07_theory": 8, "course.ch08_beyond": 8,
 }
 LAYER_NAMES = ["base", "problems", "formats/positions", "tasks", "model", "train/evaluate", "analysis", "lab",
                "course"]
@@ -152,6 +157,52 @@ def test_layer_order():
             if LAYERS[top(d)] > LAYERS[top(m)]:
                 bad.append(f"{m} ({LAYER_NAMES[LAYERS[top(m)]]}) imports {d} ({LAYER_NAMES[LAYERS[top(d)]]})")
     assert not bad, "imports against the layer order:\n" + "\n".join(sorted(bad))
+
+
+#: a chapter's folder: one notebook's sections, exercises and solutions (course/chNN_<topic>/)
+CHAPTER = re.compile(r"course\.ch\d\d_\w+")
+#: what a chapter may import of the course: the modules every chapter shares
+SHARED_COURSE = {"course", "course.common", "course.plots", "course.widgets", "course.notebook", "course.colab"}
+
+
+def chapter_offences(g: dict[str, set[str]]) -> list[str]:
+    """Imports of a chapter module that reach past core, analysis, lab and the shared course modules (another
+    chapter's folder above all), and imports of a chapter by a shared course module."""
+    bad = []
+    for m, deps in g.items():
+        if CHAPTER.fullmatch(top(m)):
+            bad += [f"{m} imports {d}" for d in deps if not (top(d).split(".")[0] in ("core", "analysis", "lab")
+                                                             or top(d) in SHARED_COURSE or top(d) == top(m))]
+        elif top(m) in SHARED_COURSE:
+            bad += [f"{m} (shared) imports {d}" for d in deps if CHAPTER.fullmatch(top(d))]
+    return sorted(bad)
+
+
+def test_every_notebook_has_one_chapter_folder():
+    chapters = sorted(p.name for p in (ROOT / "course").iterdir()
+                      if p.is_dir() and CHAPTER.fullmatch(f"course.{p.name}"))
+    notebooks = sorted(p.name[:2] for p in (ROOT.parent / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert [c[2:4] for c in chapters] == notebooks, (chapters, notebooks)
+    assert all(f"course.{c}" in LAYERS for c in chapters)
+
+
+def test_a_chapter_imports_no_other_chapter():
+    """A chapter's folder imports core, analysis, lab and the shared course modules only: what two chapters need
+    goes to course/common/."""
+    offenders = chapter_offences(graph())
+    assert not offenders, ("a chapter imports past the shared course modules (move what two chapters share to "
+                           "course/common/):\n" + "\n".join(offenders))
+
+
+def test_the_chapter_check_sees_a_cross_chapter_import(tmp_path):
+    """The chapter check must fail on an import of another chapter, also one hidden inside a function."""
+    path = tmp_path / "x.py"
+    path.write_text("from ..common.seeds import Curves\n\n"
+                    "def f():\n    from ..ch04_upe import upe_m1\n    return upe_m1\n")
+    modules = {"lengen_utils.course.ch05_coupling.x": path, "lengen_utils.course.ch04_upe.upe_m1": path,
+               "lengen_utils.course.common.seeds": path}
+    g = {"lengen_utils.course.ch05_coupling.x": imports_of("lengen_utils.course.ch05_coupling.x", path, modules)}
+    assert chapter_offences(g) == ["lengen_utils.course.ch05_coupling.x imports lengen_utils.course.ch04_upe.upe_m1"]
 
 
 def test_the_checker_sees_function_level_imports(tmp_path):

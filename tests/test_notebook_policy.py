@@ -114,10 +114,11 @@ def test_prose_numbers_are_formatted_one_way():
 
 # -- thin notebooks ---------------------------------------------------------------------------------
 # A learner reads the visible code: the concept, the calls, the plots. Prose with measured numbers is built in
-# lengen_utils.course.sections and shown by one call in a cell whose source is hidden (metadata jupyter.source_hidden,
-# which JupyterLab and Colab honour, and the hide-input tag); a section's claims are one check call. Counted
-# over visible code cells (blank lines excluded): lines in cells that render prose, plus lines of assert
-# statements, are at most MAX_PROSE_SHARE of the visible lines, and a notebook has at most MAX_VISIBLE_LINES.
+# the notebook's chapter folder (lengen_utils.course.chNN_<topic>/) and shown by one call in a cell whose source is
+# hidden (metadata jupyter.source_hidden, which JupyterLab and Colab honour, and the hide-input tag); a section's
+# claims are one check call. Counted over visible code cells (blank lines excluded): lines in cells that render
+# prose, plus lines of assert statements, are at most MAX_PROSE_SHARE of the visible lines, and a notebook has at
+# most MAX_VISIBLE_LINES.
 MAX_PROSE_SHARE = 0.25
 MAX_VISIBLE_LINES = 350
 PROSE_CALLS = ("show_md", "show_text", "render_md")
@@ -171,8 +172,8 @@ def test_notebook_is_thin(path):
                                           "move plumbing into lengen_utils and call it")
     assert prose <= MAX_PROSE_SHARE * visible, (
         f"{path.name}: {prose} of {visible} visible code lines ({prose / visible:.0%}) render prose or assert "
-        f"(limit {MAX_PROSE_SHARE:.0%}); build prose in lengen_utils.course.sections, show it in a hidden cell, and check a "
-        "section's claims with one call")
+        f"(limit {MAX_PROSE_SHARE:.0%}); build prose in the notebook's lengen_utils.course.chNN_<topic>/, show it in a "
+        "hidden cell, and check a section's claims with one call")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from lengen_utils.core.claims import ClaimFailed  # noqa: E402
-from lengen_utils.course.sections import paper_scale as ps  # noqa: E402
+from lengen_utils.course.common import paper_scale as ps  # noqa: E402
 
 
 def test_the_specs_name_built_recipes_and_lengths_they_were_recorded_at():

@@ -1,0 +1,1 @@
+"""Notebook 00 (notebooks/00_setup_and_tour.ipynb): setup and a tour."""

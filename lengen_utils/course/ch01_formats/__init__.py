@@ -1,0 +1,1 @@
+"""Notebook 01 (notebooks/01_data_formats.ipynb): data formats and position IDs."""

@@ -1,0 +1,237 @@
+"""Notebook 03, "Sabbaghi A2 with the paper's own recipe": the paper's protocol, one change at a time, and a fix.
+
+Three sources, all measured, none typed:
+
+* the paper's recipe at the paper's size (``sabbaghi-a2-paper``, a 768-wide BERT trained on a GPU): too large for
+  ``assets/``, so its records live in ``assets/records.json`` (:mod:`lengen_utils.lab.zoo.records`), with the
+  validation curve of the papers' checkpoint selection;
+* the ladder at the course's size (tag ``sabbaghi-a2``, :mod:`lengen_utils.lab.zoo.catalog_sabbaghi_a2`): the
+  course's recipe, then the paper's choices added one at a time, then the aligned attention window, three seeds each;
+* the stored models themselves, measured live (where the errors sit: :mod:`lengen_utils.analysis.rpe_decline`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...analysis.rpe_decline import (CascadeSplit, digit_accuracy_by_significance, exact_match_by_cascade,
+                                     pad_only_offset_mass)
+from ...core.claims import claim
+from ...core.constants import EVAL_SEED
+from ...lab.leaderboard import leaderboard, leaderboard_rows
+from ...lab.zoo import entry, entry_for, load, read_manifest, recipe_entries
+from ...lab.zoo.catalog_sabbaghi_a2 import A2_RECIPES, A2_RUNGS, A2_TAG
+from ...lab.zoo.records import read_records
+from ..notebook import n_eval, pct
+from ..common.paper_scale import checkpoint_rows
+
+PAPER_RECIPE = "sabbaghi-a2-paper"               # Sabbaghi et al.'s recipe at their size (records only)
+OUR_GPU_RECIPE = "sabbaghi-rpe-addition-5to50"   # our earlier recipe at the paper's depth (d 256), stored
+PAPER_LENGTHS = (5, 6, 10, 15, 20, 30, 40, 50)
+DIAGNOSED = "sabbaghi-rpe-addition-5to50-s0"    # the paper-depth RPE encoder whose decline section 6 measures
+DECLINE_LENGTHS = (10, 20, 30, 40)
+CASCADE_AT = 30                                  # where the cascade split is measured
+LIVE_SEED = EVAL_SEED + 3                         # live test sets apart from the recorded ones
+#: the ladder's row labels, in its order: ``{recipe id: "1. the course's recipe", ...}``
+RUNG_LABELS = {A2_RECIPES[rung]: f"{i}. {change}" for i, (rung, _, change) in enumerate(A2_RUNGS, start=1)}
+
+
+def paper_records() -> dict[str, dict]:
+    """``{entry: record}`` of the paper's recipe's recorded seeds (``assets/records.json``)."""
+    records = read_records()
+    found = {name: records[name] for name in recipe_entries(PAPER_RECIPE).values() if name in records}
+    if not found:
+        raise FileNotFoundError(f"no record of {PAPER_RECIPE} in assets/records.json; it is trained on a GPU with "
+                                f"scripts/gpu_checks.sh (docs/scale.md)")
+    return found
+
+
+def paper_rows(lengths: tuple[int, ...] = PAPER_LENGTHS) -> dict[str, dict[str, str]]:
+    """The paper's recipe (each seed: the selected and the final checkpoint) beside our earlier GPU recipe at the same
+    depth: exact match per length, as table rows."""
+    rows = {}
+    for rec in paper_records().values():
+        rows.update(checkpoint_rows(rec, f"paper's recipe, seed {rec['seed']}", lengths))
+    manifest = read_manifest()
+    for seed, name in recipe_entries(OUR_GPU_RECIPE, built_only=True).items():
+        rows.update(checkpoint_rows(manifest[name], f"our GPU recipe (d 256), seed {seed}, final", lengths))
+    return rows
+
+
+def paper_budget() -> dict[str, dict[str, str]]:
+    """Size, steps, time and device of each recorded seed of the paper's recipe."""
+    rows = {}
+    for name, rec in paper_records().items():
+        e = entry(name)
+        rows[f"seed {rec['seed']}"] = {
+            "parameters": f"{rec['n_parameters']:,}", "steps": f"{rec.get('stopped', {}).get('step', e.train.steps):,}",
+            "batch": str(e.train.batch_size), "train s": f"{rec['train_seconds']:.0f}", "device": rec["gpu"],
+            "stored": "no (records.json)"}
+    return rows
+
+
+def check_paper_recipe() -> None:
+    """The records of the paper's recipe say: (1) the validation curve fluctuates (some length drops by >= 20 points
+    between two validations), (2) the seeds disagree (>= 30 points apart at 20 digits), (3) no seed reaches 40 digits
+    (< 50%, selected checkpoint), (4) the best seed beats our earlier GPU recipe at 20 digits."""
+    records = paper_records()
+    drops = [max((a - b) for ems in rec["selection"]["em"].values() for a, b in zip(ems, ems[1:]))
+             for rec in records.values()]
+    claim(max(drops) >= 0.2, "the validation curve should fluctuate (a drop of >= 20 points between validations)",
+          pct(max(drops)), "Then the paper's 'highly fluctuating' curve is not what we recorded: update the prose.")
+    at20 = {name: rec["metrics"]["em"]["20"] for name, rec in records.items()}
+    if len(at20) > 1:
+        claim(max(at20.values()) - min(at20.values()) >= 0.3, "the seeds should disagree at 20 digits (>= 30 points)",
+              ", ".join(f"{n}: {pct(v)}" for n, v in at20.items()))
+    for name, rec in records.items():
+        claim(rec["metrics"]["em"]["40"] < 0.5, f"{name} should not reach 40 digits (the text says so)",
+              pct(rec["metrics"]["em"]["40"]), "If it does, the text under-reports the paper's recipe.")
+    manifest = read_manifest()
+    ours = max(manifest[n]["metrics"]["em"]["20"] for n in recipe_entries(OUR_GPU_RECIPE, built_only=True).values())
+    claim(max(at20.values()) > ours, f"the paper's recipe should beat our earlier GPU recipe at 20 digits ({pct(ours)}) "
+          f"with its best seed", pct(max(at20.values())))
+
+
+@dataclass(frozen=True)
+class Decline:
+    """Where an RPE encoder's errors sit (:mod:`lengen_utils.analysis.rpe_decline`), measured live."""
+    name: str
+    trained: int
+    per_digit: dict[int, dict[int, float]]      # {length: {significance: accuracy}}, 0 = units digit
+    cascade: CascadeSplit                        # exact match of sums with cascade <= 1 and of the rest
+    pad_only_mass: dict[int, float]              # {length: attention of digit queries on pad-only offsets}
+
+
+def measure_decline(name: str = DIAGNOSED) -> Decline:
+    """The three measurements on ``name``, live (fast mode: fewer problems): per-digit accuracy by significance at
+    :data:`DECLINE_LENGTHS`, the cascade split at :data:`CASCADE_AT` digits, and the attention that answer-digit
+    queries put on the offsets training only filled with ``pad`` (in distribution and at each length)."""
+    model, task = load(name)
+    trained = task.config.max_digits
+    return Decline(
+        name, trained,
+        digit_accuracy_by_significance(model, task, DECLINE_LENGTHS, n=n_eval(200, 60), seed=LIVE_SEED),
+        exact_match_by_cascade(model, task, CASCADE_AT, n=n_eval(400, 150), max_cascade=1, seed=LIVE_SEED),
+        pad_only_offset_mass(model, task, DECLINE_LENGTHS, n=n_eval(40, 15), seed=LIVE_SEED))
+
+
+def decline_rows(d: Decline) -> dict[str, dict[str, float]]:
+    """Per length: the units digit, the worst and the median middle digit, the top digit, and the pad-only mass."""
+    rows = {}
+    for k, per in d.per_digit.items():
+        middle = sorted(per[s] for s in range(1, k))
+        rows[f"{k} digits"] = {"units digit": per[0], "worst middle digit": middle[0],
+                               "median middle digit": middle[len(middle) // 2], "top digit": per[k],
+                               "attention on pad-only offsets": d.pad_only_mass[k]}
+    rows[f"{d.trained} digits (trained)"] = {"attention on pad-only offsets": d.pad_only_mass[d.trained]}
+    return rows
+
+
+def check_decline(d: Decline) -> None:
+    """The measurements that decide between the explanations: (1) at 30 digits the units digit, which needs no carry,
+    is worse than every middle digit; (2) the sums whose longest cascade is at most 1 fail too (< 50% at 30 digits);
+    (3) at every length, in distribution too, answer digits put >= 20% of their attention on offsets that training
+    only filled with pad: a sink that a longer sum fills with digits."""
+    at = d.per_digit[CASCADE_AT]
+    middle = min(at[s] for s in range(1, CASCADE_AT))
+    claim(at[0] < middle, f"at {CASCADE_AT} digits the units digit should be worse than every middle digit",
+          f"units {pct(at[0])}, worst middle digit {pct(middle)}",
+          "Then the units digit is not the weak spot, and the text's reading must change.")
+    c = d.cascade
+    claim(c.exact_match_easy < 0.5, f"sums with a longest cascade <= {c.max_cascade} should fail too at {c.length} "
+          f"digits (< 50%)", f"{pct(c.exact_match_easy)} on {c.n_easy} sums",
+          "If they succeed, long cascades explain the decline after all, as the paper says.")
+    for length, mass in d.pad_only_mass.items():
+        claim(mass >= 0.2, f"answer digits should park >= 20% of their attention on offsets that training only filled "
+              f"with pad, at {length} digits", pct(mass), "Then the sink this section describes is not there.")
+
+
+def ladder() -> dict:
+    """The ladder's leaderboard (``python -m lengen_utils.lab.bench leaderboard --tag sabbaghi-a2``)."""
+    return leaderboard(A2_TAG)
+
+
+def ladder_rows(board: dict) -> dict[str, dict[str, str]]:
+    """The ladder as table rows, in its order; a rung with checkpoint selection also shows its final checkpoints."""
+    labels = {}
+    for recipe, label in RUNG_LABELS.items():
+        if recipe in board["methods"]:
+            labels[recipe] = label
+            if f"{recipe} (final)" in board["methods"]:
+                labels[recipe] = f"{label}: selected"
+                labels[f"{recipe} (final)"] = f"{label}: final"
+    return leaderboard_rows(board, labels)
+
+
+#: the rungs a figure draws: the course's recipe, the paper's sampler alone, the paper's whole recipe, the fix
+BAND_RUNGS = ("a2-ours", "a2-uniform", "a2-select", "a2-window")
+
+
+def band_labels(board: dict) -> dict[str, str]:
+    """``{method: label}`` of :data:`BAND_RUNGS` that are built, for :func:`~lengen_utils.lab.leaderboard.median_bands`."""
+    return {A2_RECIPES[r]: RUNG_LABELS[A2_RECIPES[r]] for r in BAND_RUNGS if A2_RECIPES[r] in board["methods"]}
+
+
+#: seed 0 of the course's recipe, the paper's whole recipe and the fix: the models whose attention is compared
+SINK_MODELS = {RUNG_LABELS[A2_RECIPES[r]]: entry_for(A2_RECIPES[r], 0).name for r in ("a2-ours", "a2-select", "a2-window")}
+WINDOWED = RUNG_LABELS[A2_RECIPES["a2-window"]]
+
+
+def _median(board: dict, recipe: str, length: int) -> float:
+    return board["methods"][recipe]["lengths"][length]["median"]
+
+
+def check_ladder(board: dict) -> None:
+    """The ladder's claims, on the medians over seeds: (1) the course's recipe masters 1-5 digits and fails at 30
+    (< 50%); (2) the paper's sampler alone makes it decline earlier (a lower median at 10
+    digits); (3) the paper's whole recipe at this size (rung 6, selected checkpoint) stops at its trained length
+    (median < 50% at 6 digits);
+    (4) the aligned window on top of it masters 1-5 digits and meets the targets: >= 90% at 20 and >= 70% at 40."""
+    ours, uniform, paper, window = (A2_RECIPES[r] for r in ("a2-ours", "a2-uniform", "a2-select", "a2-window"))
+    missing = [r for r in (ours, uniform, paper, window) if r not in board["methods"]]
+    claim(not missing, "every rung the text reads should be built", f"missing {missing}",
+          "Build them with `python -m lengen_utils.lab.zoo train --tag sabbaghi-a2`.")
+    m = board["methods"]
+    claim(m[ours]["mastered"], f"{ours} should master 1-5 digits", "not mastered")
+    claim(_median(board, ours, 30) < 0.5, f"{ours} should fail at 30 digits (median < 50%)",
+          pct(_median(board, ours, 30)))
+    claim(_median(board, uniform, 10) < _median(board, ours, 10), f"the paper's sampler alone ({uniform}) should "
+          f"decline earlier than the course's recipe", f"{pct(_median(board, uniform, 10))} against "
+          f"{pct(_median(board, ours, 10))} at 10 digits")
+    claim(_median(board, paper, 6) < 0.5, f"the paper's whole recipe at this size ({paper}, selected) should stop at "
+          f"its trained length (median < 50% at 6 digits; the text says so)", pct(_median(board, paper, 6)),
+          "If it carries further, the text under-reports the paper's recipe at this size.")
+    worst1 = m[paper]["lengths"][1]["min"]
+    claim(worst1 < 0.95, f"a seed of {paper} should miss 1-digit sums (< 95%; the text says one does not master the "
+          f"short operands)", pct(worst1))
+    claim(m[window]["mastered"], f"{window} should master 1-5 digits", "not mastered", "A fix that fails in "
+          "distribution says nothing about length.")
+    for length, bar in ((20, 0.9), (40, 0.7)):
+        claim(_median(board, window, length) >= bar, f"{window} should keep a median >= {pct(bar, 0)} at {length} "
+              f"digits (the targets)", pct(_median(board, window, length)))
+
+
+def sink_mass(names: dict[str, str], lengths: tuple[int, ...] = (5, 40)) -> dict[str, dict[str, float]]:
+    """Live: the attention that answer-digit queries put on pad-only offsets, for each ``{label: entry}``."""
+    rows = {}
+    for label, name in names.items():
+        model, task = load(name)
+        mass = pad_only_offset_mass(model, task, lengths, n=n_eval(40, 15), seed=LIVE_SEED)
+        rows[label] = {f"{k} digits": mass[k] for k in lengths}
+    return rows
+
+
+def check_sink(rows: dict[str, dict[str, float]], windowed: str) -> None:
+    """The unwindowed models park >= 20% of their answer digits' attention on pad-only offsets at every length
+    measured; the aligned window leaves none there (< 1%): it hides exactly those offsets."""
+    for label, cells in rows.items():
+        for column, mass in cells.items():
+            if label == windowed:
+                claim(mass < 0.01, f"the windowed model should leave no attention on pad-only offsets at {column}",
+                      pct(mass), "The window should hide every offset that training only filled with pad.")
+            else:
+                claim(mass >= 0.2, f"{label} should park >= 20% of its attention on pad-only offsets at {column}",
+                      pct(mass))
+
+
+__all__ = ["BAND_RUNGS", "SINK_MODELS", "WINDOWED", "band_labels", "DIAGNOSED", "Decline", "OUR_GPU_RECIPE", "PAPER_RECIPE", "RUNG_LABELS", "check_decline", "check_paper_recipe",
+           "check_ladder", "check_sink", "decline_rows", "ladder", "ladder_rows", "sink_mass", "measure_decline", "paper_budget", "paper_records", "paper_rows"]

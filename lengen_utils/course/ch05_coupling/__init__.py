@@ -1,0 +1,1 @@
+"""Notebook 05 (notebooks/05_position_coupling.ipynb): position coupling."""

@@ -1,0 +1,37 @@
+"""Notebook 05 section 7's claim checks and prose (lengen_utils.course.ch05_coupling.multiplication), on planted
+numbers."""
+from __future__ import annotations
+
+import pytest
+
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.ch05_coupling import multiplication as mul
+
+
+def live(two: dict[int, float], one10: float) -> dict[str, dict[int, float]]:
+    out = {f"{mul.OURS[2]}-s{s}": dict(two) for s in range(3)}
+    out.update({f"{mul.OURS[1]}-s{s}": {10: one10, 20: 0.0, 30: 0.0} for s in range(3)})
+    return out
+
+
+def test_check_ours_passes_and_names_each_failure():
+    mul.check_ours(live({10: 0.99, 20: 0.96, 30: 0.85}, 0.1), trained=10)
+    with pytest.raises(ClaimFailed, match=r"median >= 95% at 20 digits \(2x.*got 90\.0%"):
+        mul.check_ours(live({10: 0.99, 20: 0.90, 30: 0.85}, 0.1), trained=10)
+    with pytest.raises(ClaimFailed, match=r">= 80% at 30 digits.*got 70\.0%"):
+        mul.check_ours(live({10: 0.99, 20: 0.96, 30: 0.70}, 0.1), trained=10)
+    with pytest.raises(ClaimFailed, match=r"master 10-digit multiplicands.*got 50\.0%.*says nothing about length"):
+        mul.check_ours(live({10: 0.5, 20: 0.96, 30: 0.85}, 0.1), trained=10)
+    with pytest.raises(ClaimFailed, match=r"1 layer at the same budget should fail in distribution.*got 99\.0%"):
+        mul.check_ours(live({10: 0.99, 20: 0.96, 30: 0.85}, 0.99), trained=10)
+
+
+def test_check_cho_recipe_messages():
+    ok = {"EM 5": 0.0, "EM 10": 0.0, "units digit": 1.0, "digits 1–9 (mean)": 0.1}
+    mul.check_cho_recipe({"a": ok})
+    with pytest.raises(ClaimFailed, match="should not master the trained lengths.*got 80.0% at 5 digits"):
+        mul.check_cho_recipe({"a": {**ok, "EM 5": 0.8}})
+    with pytest.raises(ClaimFailed, match="units digit .* should be learned.*got 50.0%"):
+        mul.check_cho_recipe({"a": {**ok, "units digit": 0.5}})
+    text = mul.cho_text({"a": ok}, 200)
+    assert "200 new problems" in text and "100.0% of the time" in text

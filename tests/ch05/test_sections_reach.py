@@ -1,0 +1,66 @@
+"""Notebook 05's "Do we need the table at all?": dilution arithmetic, claim checks and prose, on planted numbers."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.ch05_coupling import reach
+from lengen_utils.lab.zoo import entry
+
+
+def test_right_key_weight_is_the_softmax_of_one_margin():
+    assert reach.right_key_weight(0.0, 4) == pytest.approx(0.25)
+    assert reach.right_key_weight(math.log(99), 100) == pytest.approx(0.5)
+    # scalable softmax: the margin is multiplied by s log n
+    assert reach.right_key_weight(1.0, 100, length_scale=2.0) == pytest.approx(1 / (1 + 99 * 100 ** -2.0))
+    with pytest.raises(ValueError, match="n .* must be >= 1"):
+        reach.right_key_weight(1.0, 0)
+
+
+def test_dilution_rows_agree_at_training_and_diverge_at_long_contexts():
+    rows = reach.dilution_rows(6.0, (140, 3000), length_scale=0.3)
+    train, test = rows["140 keys"], rows["3,000 keys"]
+    assert train["softmax"] == pytest.approx(train["scalable softmax"])
+    assert test["softmax"] < 0.5 * train["softmax"]                     # diluted
+    assert test["scalable softmax"] > train["scalable softmax"]          # the scaled margin grows with log n
+
+
+def live(ours_long: float, plain_long: float, ours_short: float = 1.0) -> dict:
+    return {reach.OURS: {10: ours_short, 1000: ours_long}, "plain": {10: 1.0, 1000: plain_long}}
+
+
+def test_check_reach_passes_and_names_each_failure():
+    reach.check_reach(live(0.99, 0.0), 10, 1000)
+    with pytest.raises(ClaimFailed, match=r"should add 1000-digit numbers.*got 80\.0%"):
+        reach.check_reach(live(0.8, 0.0), 10, 1000)
+    with pytest.raises(ClaimFailed, match=r"without the scalable softmax .* fail at 1000 digits.*got 90\.0%"):
+        reach.check_reach(live(0.99, 0.9), 10, 1000)
+    with pytest.raises(ClaimFailed, match=r"master 10-digit sums.*got 90\.0%"):
+        reach.check_reach(live(0.99, 0.0, ours_short=0.9), 10, 1000)
+
+
+def board(method: str, entries: list[str], lengths: dict[int, tuple[float, float]], seconds: list[float]) -> dict:
+    return {"methods": {method: {"entries": entries, "seeds": list(range(len(entries))), "train_seconds": seconds,
+                                 "lengths": {n: {"median": m, "min": lo, "max": m} for n, (m, lo) in lengths.items()}}}}
+
+
+def test_reach_text_uses_the_boards_numbers():
+    seeds = board(reach.OURS, [f"flagship-reach-s{s}" for s in range(5)],
+                  {10: (1.0, 1.0), 100: (1.0, 0.996), 500: (1.0, 0.97), 1000: (0.99, 0.93)}, [150.0, 170.0])
+    knobs = board(reach.PACKS[8], ["nb05-reach-pack8-s0"], {100: (1.0, 1.0), 200: (0.88, 0.88), 500: (0.0, 0.0), 1000: (0.0, 0.0)}, [210.0])
+    text = reach.reach_text(seeds, knobs)
+    for part in ("99.0% at 1000 digits", "worst seed 93.0%", "worst seed 97.0% at 500", "at least 99.6%",
+                 "8 problems per sequence: 88.0% at 200, 0.0% at 500, 0.0% at 1000 digits", "but not to 1000 digits", "5 seeds", "2.5 minutes"):
+        assert part in text, part
+    curves = reach.reach_curves(seeds, knobs)
+    assert set(curves) == {"no table, 8 problems per sequence",
+                           f"no table, {entry('flagship-reach-s0').task.pack} per sequence + scalable softmax (median of 5 seeds)"}
+
+
+def test_the_ablation_partner_has_our_packing():
+    assert reach.same_without(8) == "nb05-reach-pack8-s0"
+    with pytest.raises(ValueError, match=r"packs 5 problems per sequence; built: \[4, 8, 16\]"):
+        reach.same_without(5)
+    assert reach.same_without() == f"nb05-reach-pack{entry('flagship-reach-s0').task.pack}-s0"

@@ -1,0 +1,185 @@
+"""Notebook 06's prose and claim checks (lengen_utils.course.ch06_complexity: cascades, complexity_training), on planted
+numbers: each text shows its numbers as the notebook formats them, and each check passes when the claim holds and
+raises ClaimFailed with its teaching message when it does not."""
+from __future__ import annotations
+
+from fractions import Fraction
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from lengen_utils import complexity as C
+from lengen_utils import zoo
+from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.ch06_complexity import cascades
+from lengen_utils.course.ch06_complexity import complexity_training as training
+from lengen_utils.course.common.paper_claims import ClaimRow
+
+# -- sections 1 and 2: the cascade length and its exact distribution ----------------------------------------------
+
+
+def test_check_levels_passes_on_the_library_and_names_a_wrong_convention(monkeypatch):
+    cascades.check_levels([(1999, 1), (55, 55), (9, 90), (123456789, 876543211)])
+    monkeypatch.setattr(cascades, "cascade_length", lambda a, b: max(C.cascade_length(a, b) - 1, 0))  # trigger not counted
+    with pytest.raises(ClaimFailed, match=r"the cascade length of 1999 \+ 1 should equal the levels of the parallel "
+                                          r"addition; got cascade 2, levels 3\. Then the convention"):
+        cascades.check_levels([(1999, 1)])
+
+
+def test_monte_carlo_z_is_in_standard_errors_and_skips_empty_levels():
+    z = cascades.monte_carlo_z([0.5, 0.5, 0.0], [0.51, 0.49, 0.0], n=10_000)
+    assert z == pytest.approx([2.0, 2.0])                       # 0.01 / sqrt(0.25 / 10^4); level 2 left out
+    assert cascades.standard_error(0.5, 10_000) == pytest.approx(0.005)
+
+
+def test_check_distribution():
+    exact = {1: ([Fraction(55, 100), Fraction(45, 100)], [Fraction(55, 100), Fraction(45, 100)])}
+    cascades.check_distribution(exact, {5: np.array([0.3, 4.4])})
+    with pytest.raises(ClaimFailed, match=r"the DP should equal brute force over all pairs of 1-digit operands; "
+                                          r"got DP \['11/20', '9/20'\], brute force \['1/2', '1/2'\]"):
+        cascades.check_distribution({1: (exact[1][0], [Fraction(1, 2), Fraction(1, 2)])}, {})
+    with pytest.raises(ClaimFailed, match=r"Monte Carlo at 20 digits should agree with the DP within 4\.5 standard "
+                                          r"errors at every level; got max \|z\| = 5\.20"):
+        cascades.check_distribution(exact, {20: np.array([1.0, 5.2])})
+
+
+DIST5 = C.cascade_length_distribution(5, exact=True)
+DIST50 = C.cascade_length_distribution(50)
+
+
+def test_check_appendix_c4_passes_on_the_exact_dp_and_returns_its_rows():
+    rows = cascades.check_appendix_c4(DIST50, DIST5)
+    assert rows[0] == ClaimRow("50-digit sums: cascades <= 4 cover", "0.998", "0.99793",
+                               "exact DP, `cascade_length_distribution(50)`")
+    assert rows[1].ours == f"8.550e-04 (= {DIST5[4]})"
+
+
+def test_check_appendix_c4_names_each_paper_number():
+    low = DIST50.copy()
+    low[4], low[10] = low[4] - 0.005, low[10] + 0.005
+    with pytest.raises(ClaimFailed, match=r"cover about 0\.998 of 50-digit sums \(paper\); got 0\.99293"):
+        cascades.check_appendix_c4(low, DIST5)
+    shifted = list(DIST5)
+    shifted[4] = Fraction(1, 1000)
+    with pytest.raises(ClaimFailed, match=r"P\(cascade = 4\) at 5 digits should be about 8\.3e-4 \(paper\); got 1\.000e-03"):
+        cascades.check_appendix_c4(DIST50, shifted)
+
+
+def test_sampling_noise_text_and_check():
+    text = cascades.sampling_noise_text(DIST5)
+    assert f"$P(4) = {DIST5[4]}$ = 8.55e-04" in text
+    assert "standard\nerror of 9.2e-05" in text                       # sqrt(8.55e-4 (1 - 8.55e-4) / 10^5)
+    assert f"would give {float(DIST5[5]):.1e} (our $P(5)$)" in text
+    cascades.check_sampling_noise(DIST5)
+    far = [Fraction(0)] * 4 + [Fraction(1, 1000), Fraction(0)]
+    with pytest.raises(ClaimFailed, match=r"within one standard error \(1\.0e-04\) of the exact P\(4\) at 5 digits; "
+                                          r"got 1\.70 standard errors away\. Then sampling noise"):
+        cascades.check_sampling_noise(far)
+
+
+def test_rarity_text():
+    text = cascades.rarity_text([0, 0, 0, 0, Fraction(1, 1250), Fraction(1, 40000)])
+    assert "a cascade of 4 once in 1,250 sums and of 5 once in 40,000" in text
+
+
+M5 = C.multiplication_levels_distribution(5, exact=True)
+M20 = C.multiplication_levels_distribution(20)
+
+
+def test_check_multiplication():
+    rows = cascades.check_multiplication(M5, list(M5), M20)
+    assert rows[0].ours == f"{100 * float(M20[:5].sum()):.2f}%" and rows[1].ours == f"{float(M5[4]):.2e}"
+    with pytest.raises(ClaimFailed, match=r"the levels DP should equal running the algorithm on all 9 × 10\^5 products"):
+        cascades.check_multiplication(M5, list(M5[:-1]) + [M5[-1] + 1], M20)
+    low = M20.copy()
+    low[3], low[8] = low[3] - 0.01, low[8] + 0.01
+    with pytest.raises(ClaimFailed, match=r"levels <= 4 should cover 99\.8% of 20-digit multiplicands \(paper\); got 98\.84%"):
+        cascades.check_multiplication(M5, list(M5), low)
+    other = list(M5)
+    other[4] = Fraction(344, 10_000)                                  # the product step counted as a level
+    with pytest.raises(ClaimFailed, match=r"P\(levels = 4\) at 5 digits should be 1\.9e-3 \(paper\); got 3\.44e-02\. "
+                                          r"Check the convention"):
+        cascades.check_multiplication(other, other, M20)
+
+
+def test_convention_text():
+    assert "$P(4) = 0.034$ at 5 digits" in cascades.convention_text([0, 0, 0, Fraction(344, 10_000)])
+
+
+# -- sections 3 and 4: what the trained model feels, training on harder examples ----------------------------------
+
+
+def groups(em_by_level: dict[int, float]) -> dict[int, SimpleNamespace]:
+    return {k: SimpleNamespace(exact_match=v) for k, v in em_by_level.items()}
+
+
+def falling(low: float, high: float) -> dict[int, SimpleNamespace]:
+    """Exact match ``low`` at levels 0-5 and ``high`` at 6-10 (levels 1-3 and 8-10 are what the checks average)."""
+    return groups({k: low if k <= 5 else high for k in range(11)})
+
+
+def test_model_text_reads_the_entry_and_the_record():
+    entry = zoo.entry("nb06-rpe-uniform")
+    text = training.model_text(entry, {"train_seconds": 150.0, "threads": 2})
+    assert f"Frame $l = {entry.task.frame_width}$, trained on operands of at most {entry.task.max_digits} digits" in text
+    assert f"{entry.train.steps:,} steps of {entry.train.batch_size} sums" in text
+    assert "trained in 2.5 minutes on 2 CPU thread(s)" in text
+
+
+def test_check_cascade_vs_run():
+    rows = training.check_cascade_vs_run(falling(0.9, 0.3), falling(0.8, 0.6), length=20, n=200)
+    assert rows[0].ours == "EM 0.90 at cascade 1-3 → 0.30 at 8-10" and rows[0].how.endswith("20-digit sums, 200 per level")
+    assert rows[1].ours == "EM 0.80 at run 1-3 → 0.60 at 8-10"
+    with pytest.raises(ClaimFailed, match=r"fall by more than 0\.2 from cascades 1-3 to cascades 8-10 \(C2\); got "
+                                          r"0\.900 → 0\.800\. Then the cascade length"):
+        training.check_cascade_vs_run(falling(0.9, 0.8), falling(0.9, 0.9), 20, 200)
+    with pytest.raises(ClaimFailed, match=r"less than half as much as by cascade length \(C1\); got a drop of 0\.400 "
+                                          r"against 0\.600\. Then consecutive carries"):
+        training.check_cascade_vs_run(falling(0.9, 0.3), falling(0.9, 0.5), 20, 200)
+
+
+EM20 = {training.UNIFORM: 0.4, training.COMPLEXITY: 0.02, training.MIXED: 0.3}
+
+
+def test_check_length():
+    training.check_length(EM20)
+    with pytest.raises(ClaimFailed, match=r"hardly generalize in length \(< 10% on 20-digit sums\); got 30\.0%\. If it "
+                                          r"does now"):
+        training.check_length({**EM20, training.COMPLEXITY: 0.3})
+    with pytest.raises(ClaimFailed, match=r"trained uniformly over the numbers, it should keep more than 10% at 20 "
+                                          r"digits; got 5\.0%"):
+        training.check_length({**EM20, training.UNIFORM: 0.05})
+
+
+def test_hard_and_easy_average_their_levels():
+    res = groups({k: k / 10 for k in range(11)})
+    assert training.easy(res) == pytest.approx(0.2) and training.hard(res) == pytest.approx(0.8)
+    assert training.mean_em(res, (1, 2, 3)) == pytest.approx(0.2)
+
+
+def test_check_harder_examples():
+    c3 = {training.UNIFORM: falling(0.95, 0.1), training.COMPLEXITY: falling(0.7, 0.6),
+          training.MIXED: falling(0.96, 0.4)}
+    rows = training.check_harder_examples(c3, EM20, n_seen=60_000, p5=0.0001, length=10, n=100)
+    assert rows[0].ours == "EM at cascade 6-10: uniform 0.10, complexity 0.60, mixture 0.40"
+    assert rows[0].how == "3 zoo models, equal budget, 10-digit sums, 100 per level"
+    assert rows[1].ours.endswith("EM on uniform 20-digit sums: complexity 0.02")
+    assert rows[2].ours == "10,000 / 5,003" and rows[2].how == "expected counts in our 60,000 training sums"
+    with pytest.raises(ClaimFailed, match=r"uniformly over the complexity should lift exact match at cascades 6-10 by "
+                                          r"more than 0\.2 over the uniform model; got 0\.250 against 0\.100"):
+        training.check_harder_examples({**c3, training.COMPLEXITY: falling(0.7, 0.25)}, EM20, 60_000, 0.0001, 10, 100)
+    with pytest.raises(ClaimFailed, match=r"the 50/50 mixture should lift exact match at cascades 6-10 by more than "
+                                          r"0\.05; got 0\.120 against 0\.100"):
+        training.check_harder_examples({**c3, training.MIXED: falling(0.96, 0.12)}, EM20, 60_000, 0.0001, 10, 100)
+    with pytest.raises(ClaimFailed, match=r"training only on hard sums should cost the easy ones: the mixture should "
+                                          r"beat it by more than 0\.1 at cascades 0-4; got 0\.750 against 0\.700"):
+        training.check_harder_examples({**c3, training.MIXED: falling(0.75, 0.4)}, EM20, 60_000, 0.0001, 10, 100)
+
+
+def test_retrain_text_and_summary():
+    assert "took 4.9 minutes of CPU time" in training.retrain_text(296.0)
+    text = training.summary(le4=0.997932, p4=0.000855, p4_mul=0.0019, le4_mul=0.9984)
+    assert "come out as 0.998 (50 digits;\n  paper: 0.998)" in text
+    assert "1.9e-03 / 99.8% for multiplication (paper: 1.9e-3 / 99.8%)" in text
+    assert "and 8.55e-04 at 5 digits" in text

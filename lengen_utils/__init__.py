@@ -8,7 +8,7 @@ The tree shows the layers, lowest first (nothing imports a layer above it; tests
                -> model, checkpoint -> train, train_runtime, compatibility, evaluate, multiseed
     analysis/  complexity, theory, constructions, interpret, generalization, probes, rpe_decline
     lab/       zoo (recipes and their store), papers (the papers' setups, departures tables), bench, bench_recipes,
-               leaderboard, long_eval, cli, throughput, multiseed_bench, sweep, sweep_grid
+               leaderboard, long_eval, flagship_time, cli, throughput, multiseed_bench, sweep, sweep_grid
     course/    notebook, plots, widgets, colab, common (what several chapters share: the exercises' machinery,
                paper_scale, paper_claims, seeds, baselines), and one folder per notebook, ch00_tour ... ch08_beyond
                (its sections' prose and claim checks, its exercises and solutions; no chapter imports another)
@@ -49,7 +49,7 @@ _SUBMODULES = {
     **dict.fromkeys(("complexity", "theory", "constructions", "interpret", "generalization", "probes", "rpe_decline"),
                      "analysis"),
     **dict.fromkeys(("zoo", "bench", "bench_recipes", "cli", "throughput", "multiseed_bench", "sweep", "sweep_grid",
-                     "leaderboard", "long_eval", "papers"), "lab"),
+                     "leaderboard", "long_eval", "flagship_time", "papers"), "lab"),
     **dict.fromkeys(("plots", "widgets", "notebook", "colab", "common", "ch00_tour", "ch01_formats", "ch02_ape",
                      "ch03_rpe", "ch04_upe", "ch05_coupling", "ch06_complexity", "ch07_theory", "ch08_beyond"),
                     "course"),

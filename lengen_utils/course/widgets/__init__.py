@@ -9,6 +9,8 @@
   and shows elapsed and remaining time with its progress bar.
 * :class:`MultiplicationExplorer` -- notebook 04: pick the encoding, the multiplier's length and the
   trained length, see the median exact-match curve over seeds, re-evaluate one checkpoint live.
+* :class:`FlagshipRetrainer` -- notebooks 00 and 05: pick a seed of the one-minute flagship, retrain it live with a
+  progress bar (the recorded time said up front), and test it on 10- to 1000-digit sums beside the cached model.
 * :class:`CouplingExplorer` -- pick a trained length and a position-coupling method (notebook 05), see
   the median exact match over seeds with its spread and Cho et al.'s generalizable length.
 
@@ -26,10 +28,11 @@ from __future__ import annotations
 
 from .common import USER_ERRORS, error_html
 from .coupling_explorer import CouplingExplorer, default_choices
+from .flagship_retrain import FlagshipRetrainer, retrain_flagship
 from .format_explorer import SCHEME_CHOICES, FormatExplorer, example_html, scheme_ids
 from .multiplication_explorer import MultiplicationExplorer, nb04_entries
 from .length_explorer import TrainedLengthExplorer, expected_note, expected_seconds, retrain_entry
 
 __all__ = ["MultiplicationExplorer", "nb04_entries", "FormatExplorer", "TrainedLengthExplorer", "SCHEME_CHOICES", "USER_ERRORS", "scheme_ids",
            "example_html", "error_html", "retrain_entry", "expected_seconds", "expected_note",
-           "CouplingExplorer", "default_choices"]
+           "CouplingExplorer", "default_choices", "FlagshipRetrainer", "retrain_flagship"]

@@ -40,10 +40,10 @@ TARGET_SHORT = 0.995
 
 
 def time_seed(seed: int, lengths=REACH_LENGTHS, n: int = EVAL_N, n_long: int = LONG_N, steps: int | None = None,
-              progress: bool = False) -> dict:
+              progress: bool = False, batch_size: int | None = None) -> dict:
     """Train one seed of the minute recipe from scratch and test it; returns ``{"seed", "seconds", "steps",
     "em": {length: exact match}}`` (``steps``: those that ran; fewer than planned only under a stopping rule)."""
-    e = minute_recipe(seed=seed) if steps is None else minute_recipe(seed=seed, steps=steps)
+    e = minute_recipe(seed=seed, **{k: v for k, v in (("steps", steps), ("batch_size", batch_size)) if v is not None})
     task = Task(e.task)
     too_long = [k for k in lengths if k > task.longest_operand()]
     if too_long:
@@ -76,10 +76,10 @@ def summarize(rows: list[dict]) -> dict:
 
 
 def flagship_time(seeds: int = SEEDS, lengths=REACH_LENGTHS, n: int = EVAL_N, n_long: int = LONG_N,
-                  steps: int | None = None, progress: bool = False) -> dict:
+                  steps: int | None = None, progress: bool = False, batch_size: int | None = None) -> dict:
     """:func:`time_seed` for seeds ``0..seeds-1``, one after another, and :func:`summarize` of them."""
-    rows = [time_seed(s, lengths, n, n_long, steps, progress) for s in range(seeds)]
-    e = minute_recipe()
+    rows = [time_seed(s, lengths, n, n_long, steps, progress, batch_size) for s in range(seeds)]
+    e = minute_recipe() if batch_size is None else minute_recipe(batch_size=batch_size)
     config = {"recipe": "flagship-minute", "lr": e.train.lr, "steps": steps or MINUTE_STEPS,
               "batch_problems": e.train.batch_size * e.task.pack, "pack": e.task.pack, "n": n, "n_long": n_long}
     return {"benchmark": "flagship-time", "config": config, "seeds": rows, "summary": summarize(rows)}
@@ -118,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"test problems per length beyond {SHORT_UP_TO} digits (default {LONG_N})")
     parser.add_argument("--steps", type=positive_int, default=None,
                         help=f"training steps (default the recipe's {MINUTE_STEPS})")
+    parser.add_argument("--batch-size", type=positive_int, default=None,
+                        help="problems per step (default the recipe's; sequences per step = this / problems per sequence)")
     parser.add_argument("--threads", type=positive_int, default=1, help="CPU threads (default 1: the target's)")
     parser.add_argument("--progress", action="store_true", help="a progress bar per seed")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
@@ -125,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         lengths = int_list(args.lengths, "--lengths") if args.lengths is not None else REACH_LENGTHS
         threads = set_cpu_threads(args.threads)
-        result = flagship_time(args.seeds, lengths, args.n, args.n_long, args.steps, args.progress)
+        result = flagship_time(args.seeds, lengths, args.n, args.n_long, args.steps, args.progress, args.batch_size)
     except (UsageError, ConfigError, ValueError) as err:
         return fail(PROG, err, USAGE_ERROR)
     except KeyboardInterrupt:

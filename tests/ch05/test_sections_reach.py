@@ -64,3 +64,31 @@ def test_the_ablation_partner_has_our_packing():
     with pytest.raises(ValueError, match=r"packs 5 problems per sequence; built: \[4, 8, 16\]"):
         reach.same_without(5)
     assert reach.same_without() == f"nb05-reach-pack{entry('flagship-reach-s0').task.pack}-s0"
+
+
+def _board(method: str, seconds: list[float], lengths: dict[int, tuple[float, float]]) -> dict:
+    """A leaderboard of one method, with ``{length: (median, min)}``."""
+    return {"methods": {method: {"seeds": list(range(len(seconds))), "train_seconds": seconds,
+                                 "lengths": {n: {"median": m, "min": lo, "max": 1.0} for n, (m, lo) in lengths.items()}}}}
+
+
+GOOD = {5: (1.0, 0.996), 100: (1.0, 1.0), 500: (1.0, 0.93), 1000: (0.97, 0.5)}
+
+
+def test_check_minute_passes_on_the_targets_and_names_each_failure():
+    slow = _board(reach.OURS, [160.0, 170.0], GOOD)
+    reach.check_minute(_board(reach.MINUTE, [70.0] * 5, GOOD), slow)
+    with pytest.raises(ClaimFailed, match=r"1000-digit numbers .*got 90\.0%"):
+        reach.check_minute(_board(reach.MINUTE, [70.0] * 5, {**GOOD, 1000: (0.9, 0.5)}), slow)
+    with pytest.raises(ClaimFailed, match=r"90% at 500 digits.*got 80\.0%"):
+        reach.check_minute(_board(reach.MINUTE, [70.0] * 5, {**GOOD, 500: (1.0, 0.8)}), slow)
+    with pytest.raises(ClaimFailed, match=r"every length up to 100 digits.*got 99\.0%"):
+        reach.check_minute(_board(reach.MINUTE, [70.0] * 5, {**GOOD, 5: (1.0, 0.99)}), slow)
+    with pytest.raises(ClaimFailed, match=r"fewer seconds.*got 165 s against 160 s"):
+        reach.check_minute(_board(reach.MINUTE, [70.0] * 4 + [165.0], GOOD), slow)
+    with pytest.raises(ClaimFailed, match=r"at least 5 seeds.*got 3"):
+        reach.check_minute(_board(reach.MINUTE, [70.0] * 3, GOOD), slow)
+
+
+def test_check_minute_holds_on_the_recorded_seeds():
+    reach.check_minute(reach.minute_board(), reach.boards()[0])

@@ -127,7 +127,7 @@ def reach_recipe(seed: int = 0, pack: int = REACH_PACK, length_scale: bool = Tru
                                f"sequence), {what}, 1-10 digit sums, tested to {REACH_DIGITS} digits")
 
 
-def minute_recipe(seed: int = 0, steps: int = MINUTE_STEPS, lr: float = MINUTE_LR) -> ZooEntry:
+def minute_recipe(seed: int = 0, steps: int = MINUTE_STEPS, lr: float = MINUTE_LR, batch_size: int = BATCH) -> ZooEntry:
     """:func:`reach_recipe` trained for time: the same model, test sets and 128 problems per step, two changes.
 
     * ``lr`` 3e-3 (not 1e-3) with ``MINUTE_WARMUP`` steps of warm-up and a cosine over ``steps`` = 800 (not 2,000).
@@ -138,7 +138,7 @@ def minute_recipe(seed: int = 0, steps: int = MINUTE_STEPS, lr: float = MINUTE_L
     lengths mastered a few hundred steps before the reach at 1000 digits, so a rule that reads trained lengths only
     (``TrainConfig.stop_lengths``) stops too early, and a rule that reads 1000-digit sums is the papers' selection.
     """
-    base = reach_recipe(seed=seed, pack=MINUTE_PACK, steps=steps)
+    base = reach_recipe(seed=seed, pack=MINUTE_PACK, steps=steps, batch_size=batch_size)
     train = replace(base.train, lr=lr, warmup_steps=MINUTE_WARMUP)
     return replace(base, name=Recipe.id_with_seed("flagship-minute", seed), train=train, tags=("flagship-minute",),
                    description=f"the flagship without its table, trained for time: lr {lr:g}, {MINUTE_PACK} problems "

@@ -152,8 +152,9 @@ def test_mixed_precision_forward_and_backward(encoding):
 
 # -- the fused attention path against the original always-masked one --------------------------------------
 def _always_masked_attention(self, x, position_ids, key_padding=None, uniform_slots=None, return_weights=False,
-                             cache=None, layer=0):
-    """The attention as first written: a float bias holding the causal and padding masks, always."""
+                             cache=None, layer=0, number_ids=None):
+    """The attention as first written: a float bias holding the causal and padding masks, always (no arithmetic
+    heads: ``number_ids`` is accepted and unused, as the real forward ignores it without them)."""
     import torch.nn.functional as F
     B, T, _ = x.shape
     H, Dh = self.cfg.n_heads, self.cfg.d_head

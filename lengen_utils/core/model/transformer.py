@@ -55,15 +55,18 @@ class Block(nn.Module):
                                  nn.ReLU() if cfg.activation == "relu" else nn.GELU(), nn.Linear(cfg.d_ff, cfg.d_model),
                                  nn.Dropout(cfg.dropout))
 
-    def forward(self, x, position_ids, key_padding=None, uniform_slots=None, return_weights=False, cache=None,
-                layer=0, number_ids=None):
-        extra = {} if number_ids is None else {"number_ids": number_ids}   # only models with arithmetic heads
+    def forward(self, x: torch.Tensor, position_ids: torch.Tensor, key_padding: torch.Tensor | None = None,
+                uniform_slots: torch.Tensor | None = None, return_weights: bool = False, cache: KVCache | None = None,
+                layer: int = 0, number_ids: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """One residual block on ``x`` ``[B, T, d_model]``; returns the new ``x`` and the attention weights (None
+        unless ``return_weights``). The arguments after ``x`` are :meth:`SelfAttention.forward`'s."""
         if self.post_norm:                      # BERT: Norm(x + Attn(x)), then Norm(x + MLP(x))
-            a, w = self.attn(x, position_ids, key_padding, uniform_slots, return_weights, cache, layer, **extra)
+            a, w = self.attn(x, position_ids, key_padding, uniform_slots, return_weights, cache, layer,
+                             number_ids=number_ids)
             x = self.norm1(x + self.drop(a))
             return self.norm2(x + self.mlp(x)), w
         a, w = self.attn(self.norm1(x), position_ids, key_padding, uniform_slots, return_weights, cache, layer,
-                         **extra)
+                         number_ids=number_ids)
         x = x + self.drop(a)
         x = x + self.mlp(self.norm2(x))
         return x, w

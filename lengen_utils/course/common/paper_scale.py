@@ -281,8 +281,8 @@ def retention(points: dict[int, float], at: int, trained: int = 5) -> float:
 
 def check_upe_masked(live_masked: dict[str, dict[int, float]], live_seen: dict[str, dict[int, float]]) -> None:
     """Live: hiding x removes the collapse past 14 digits. The model that sees x collapses at 15 and 16 digits
-    (< 15%); the one that does not see it keeps >= 40% there, and still keeps less than the issue's 80% of its
-    5-digit accuracy at 16 (the text says the target is not met)."""
+    (< 15%); the one that does not see it keeps >= 40% there, and still keeps less than the M2 target's 80% of its
+    5-digit accuracy at 16 (at this budget; the text says so)."""
     for name, points in live_seen.items():
         for k in (15, 16):
             claim(points[k] < 0.15, f"{name}, which sees x, should collapse at {k} digits", pct(points[k]),

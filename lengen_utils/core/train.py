@@ -77,32 +77,28 @@ class TrainConfig:
     def _check_stopping_rule(self) -> None:
         """The stopping rule needs both its lengths and its interval, or neither (the trained range is checked
         by :func:`fit`, which knows the task)."""
-        own, lengths = "TrainConfig", self.stop_lengths
-        if not isinstance(lengths, (tuple, list)):
-            raise ConfigError(f"{own}.stop_lengths must be a list of trained operand lengths, got {lengths!r}")
-        for length in lengths:
-            check_int(own, "stop_lengths", length)
-        object.__setattr__(self, "stop_lengths", tuple(int(x) for x in lengths))
-        check_int(own, "stop_n", self.stop_n)
-        check_int(own, "stop_every", self.stop_every, minimum=0)
-        check_int(own, "stop_patience", self.stop_patience)
-        if bool(self.stop_every) != bool(self.stop_lengths):
-            raise ConfigError(f"the stopping rule needs stop_every > 0 and stop_lengths together; got "
-                              f"stop_every={self.stop_every}, stop_lengths={list(self.stop_lengths)}")
+        self._check_validation("stop", "the stopping rule", "trained operand lengths")
+        check_int("TrainConfig", "stop_patience", self.stop_patience)
 
     def _check_selection(self) -> None:
         """Checkpoint selection needs both its lengths and its interval, or neither."""
-        own, lengths = "TrainConfig", self.select_lengths
+        self._check_validation("select", "checkpoint selection", "operand lengths")
+
+    def _check_validation(self, prefix: str, what: str, lengths_are: str) -> None:
+        """``{prefix}_lengths`` (a list of ints, stored as a tuple), ``{prefix}_n`` and ``{prefix}_every``: the
+        fields of a validation during training, which needs its lengths and its interval together."""
+        own, lengths = "TrainConfig", getattr(self, f"{prefix}_lengths")
         if not isinstance(lengths, (tuple, list)):
-            raise ConfigError(f"{own}.select_lengths must be a list of operand lengths, got {lengths!r}")
+            raise ConfigError(f"{own}.{prefix}_lengths must be a list of {lengths_are}, got {lengths!r}")
         for length in lengths:
-            check_int(own, "select_lengths", length)
-        object.__setattr__(self, "select_lengths", tuple(int(x) for x in lengths))
-        check_int(own, "select_n", self.select_n)
-        check_int(own, "select_every", self.select_every, minimum=0)
-        if bool(self.select_every) != bool(self.select_lengths):
-            raise ConfigError(f"checkpoint selection needs select_every > 0 and select_lengths together; got "
-                              f"select_every={self.select_every}, select_lengths={list(self.select_lengths)}")
+            check_int(own, f"{prefix}_lengths", length)
+        object.__setattr__(self, f"{prefix}_lengths", tuple(int(x) for x in lengths))
+        every = getattr(self, f"{prefix}_every")
+        check_int(own, f"{prefix}_n", getattr(self, f"{prefix}_n"))
+        check_int(own, f"{prefix}_every", every, minimum=0)
+        if bool(every) != bool(lengths):
+            raise ConfigError(f"{what} needs {prefix}_every > 0 and {prefix}_lengths together; got "
+                              f"{prefix}_every={every}, {prefix}_lengths={list(lengths)}")
 
     @property
     def stops_early(self) -> bool:
@@ -186,6 +182,21 @@ class Selection:
                 "selected_step": self.selected_step, "selected_mean_em": round(self.best, 4)}
 
 
+def _record_validation(model: Transformer, task: Task, lengths: tuple[int, ...], n: int, seed: int, step: int,
+                       steps: list[int], curve: dict[int, list[float]]) -> list[float]:
+    """Exact match at ``lengths`` on ``n`` fixed problems (``seed``) in eval mode, the model's mode restored; ``step``
+    appended to ``steps`` and each rounded exact match to ``curve[length]``. Returns the exact matches, unrounded."""
+    was_training = model.training
+    model.eval()
+    results = evaluate_lengths(model, task, lengths, n=n, seed=seed)
+    model.train(was_training)
+    steps.append(step)
+    ems = [results[k].exact_match for k in lengths]
+    for k, em in zip(lengths, ems):
+        curve.setdefault(k, []).append(round(em, 4))
+    return ems
+
+
 @dataclass
 class Mastery:
     """The stopping rule: every ``every`` steps, the exact match on a small fixed validation set (seed ``STOP_SEED``)
@@ -224,14 +235,8 @@ class Mastery:
     def mastered(self, model: Transformer, task: Task, step: int) -> bool:
         """Validate at ``step``; True (and ``stopped_step`` set) when this is the ``patience``-th validation in a row
         with every length at 100%."""
-        was_training = model.training
-        model.eval()
-        results = evaluate_lengths(model, task, self.lengths, n=self.n, seed=STOP_SEED)
-        model.train(was_training)
-        self.steps.append(step)
-        for k in self.lengths:
-            self.curve.setdefault(k, []).append(round(results[k].exact_match, 4))
-        self.streak = self.streak + 1 if all(results[k].exact_match == 1.0 for k in self.lengths) else 0
+        ems = _record_validation(model, task, self.lengths, self.n, STOP_SEED, step, self.steps, self.curve)
+        self.streak = self.streak + 1 if all(em == 1.0 for em in ems) else 0
         if self.streak >= self.patience:
             self.stopped_step = step
         return self.stopped_step is not None
@@ -250,14 +255,8 @@ def check_stop_lengths(cfg: TrainConfig, task: Task) -> None:
 
 def _validate(model: Transformer, task: Task, selection: Selection, step: int) -> None:
     """Measure the validation lengths at ``step`` and keep the weights if their mean exact match is the best yet."""
-    was_training = model.training
-    model.eval()
-    results = evaluate_lengths(model, task, selection.lengths, n=selection.n, seed=selection.seed)
-    model.train(was_training)
-    ems = [results[k].exact_match for k in selection.lengths]
-    selection.steps.append(step)
-    for k, em in zip(selection.lengths, ems):
-        selection.curve.setdefault(k, []).append(round(em, 4))
+    ems = _record_validation(model, task, selection.lengths, selection.n, selection.seed, step, selection.steps,
+                             selection.curve)
     mean = float(np.mean(ems))
     if mean > selection.best:
         selection.best, selection.selected_step = mean, step

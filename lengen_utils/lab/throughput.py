@@ -43,9 +43,6 @@ from ..core.task_config import TaskConfig
 from ..core.tasks import Task
 from ..core.train_runtime import DATA_WORKERS, data_worker_mode, keep_freed_memory, prefetcher
 from .zoo import get_recipe
-from .zoo.flagship import minute_recipe
-
-MINUTE_SEQUENCES = minute_recipe().train.batch_size     # training sequences per step of the one-minute flagship
 
 
 @dataclass(frozen=True)
@@ -61,6 +58,9 @@ class Shape:
     decode_length: int         # operand length of the decoding measurement
     decode_n: int
     cpu_decode_n: int
+
+
+MINUTE_SEQUENCES = get_recipe("flagship-minute").train.batch_size   # sequences per step of the one-minute flagship
 
 
 def _recipe_configs(recipe_id: str, *overrides: str) -> tuple[ModelConfig, TaskConfig]:

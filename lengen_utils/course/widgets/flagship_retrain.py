@@ -8,6 +8,7 @@ Nothing is written to ``assets/``.
 from __future__ import annotations
 
 import html as _html
+import inspect
 import time
 from typing import Callable, Mapping
 
@@ -107,7 +108,7 @@ class FlagshipRetrainer:
         self.status.value = f"Training <b>{_html.escape(self.name)}</b> from scratch here..."
         try:
             kwargs = {"n": self.n, "on_step": on_step}
-            if self.retrain_fn is retrain_flagship:
+            if "device" in inspect.signature(self.retrain_fn).parameters:
                 kwargs["device"] = self.device
             result = self.retrain_fn(self.name, **kwargs)
         finally:

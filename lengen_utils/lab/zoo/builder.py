@@ -160,7 +160,7 @@ def build(name: str, progress: bool = True, assets: Path | None = None, device: 
         record["selection"] = selection
     if result.mastery is not None:
         record["stopping_rule"] = result.mastery.record()
-    if result.mastery is not None and result.mastery.stopped_step == result.steps:
+    if result.mastery is not None and result.mastery.stopped_step is not None:
         record["stopped"] = {"step": result.steps, "planned_steps": e.train.steps,
                              "why": "the stopping rule: every validation sum at the trained lengths "
                                     f"{list(e.train.stop_lengths)} right (the schedule is the planned one, cut short)"}

@@ -30,7 +30,12 @@ from torch import nn
 from .arithmetic_heads import ArithmeticKeys
 from .cache import KVCache
 from .config import ModelConfig
-from .encodings import RotaryPositions, attention_biases
+from .encodings import RelativeScalarBias, RotaryPositions, attention_biases
+from .fused_bias import causal_bias_attention
+
+#: take :func:`~lengen_utils.core.model.fused_bias.causal_bias_attention` where it applies (off: the math path, the
+#: reference that tests compare it with)
+FUSED_BIAS_KERNEL = True
 
 
 def forbidden_pairs(Tq: int, Tk: int, query_start: int, causal: bool, key_keep: torch.Tensor | None,
@@ -83,6 +88,14 @@ class SelfAttention(nn.Module):
             key_ids, key_keep, key_slots = cache.keys()
         Tk = k.shape[2]
 
+        if self._takes_bias_kernel(q, cache, return_weights):
+            module = self.biases[0]
+            ids = position_ids.to(torch.int32)
+            factor = None if self.length_scale is None else self._length_factor(T, T, 0, None, x.device).to(q.dtype)
+            y = causal_bias_attention(q, k, v, module.table(q.dtype),
+                                      lambda start, end: module.offsets(ids[:, start:end], ids[:, :end]), factor)
+            return self.out(y.transpose(1, 2).reshape(B, T, H * Dh)), None
+
         bias = None
         for module in self.biases:
             term = module(q, position_ids, key_ids, key_slots, query_start)
@@ -109,6 +122,20 @@ class SelfAttention(nn.Module):
             y = self._fused(q, k, v, bias, key_keep, query_start)
         y = self.out(y.transpose(1, 2).reshape(B, T, H * Dh))
         return y, weights
+
+    def _takes_bias_kernel(self, q: torch.Tensor, cache: KVCache | None, return_weights: bool) -> bool:
+        """Whether :func:`~lengen_utils.core.model.fused_bias.causal_bias_attention` computes this call exactly:
+        a decoder's training pass on the CPU (no cache, no dropout, no weights asked for) whose only score term is
+        the relative scalar bias over one channel of IDs, with its gradient needed (without one, SDPA's fused kernels
+        take the bias), and outside ``torch.func`` transforms (the kernel has no batching rule)."""
+        if not (FUSED_BIAS_KERNEL and self.cfg.causal and cache is None and not return_weights
+                and q.device.type == "cpu" and self.arithmetic is None and len(self.biases) == 1):
+            return False
+        module = self.biases[0]
+        return (isinstance(module, RelativeScalarBias) and module.uniform is None and module.channels == 1
+                and torch.is_grad_enabled()
+                and module.bias.requires_grad and (self.cfg.dropout == 0.0 or not self.training)
+                and not _functorch_wrapped(q))
 
     def _length_factor(self, Tq: int, Tk: int, query_start: int, key_keep: torch.Tensor | None,
                        device: torch.device) -> torch.Tensor:
@@ -138,6 +165,12 @@ class SelfAttention(nn.Module):
         else:
             mask = bias if masked is None else bias.masked_fill(masked, float("-inf"))
         return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)
+
+
+def _functorch_wrapped(x: torch.Tensor) -> bool:
+    """Whether ``x`` is inside a ``torch.func`` transform (``vmap``, ``grad``), as the multi-seed trainer runs it."""
+    wrapped = getattr(torch._C._functorch, "is_functorch_wrapped_tensor", None)
+    return bool(wrapped(x)) if wrapped is not None else False
 
 
 def _math_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, bias: torch.Tensor,

@@ -222,6 +222,11 @@ class RelativeScalarBias(nn.Module):
         self.uniform = (nn.Parameter(torch.zeros(cfg.n_heads, cfg.upe_slots + 1)) if cfg.relative_bias_uniform
                         else None)
 
+    def table(self, dtype: torch.dtype) -> torch.Tensor:
+        """``[H, (2K+1)**C]``: the scalars times ``relative_bias_scale``, in ``dtype``."""
+        table = self.bias if self.scale == 1.0 else self.bias * self.scale
+        return table.to(dtype)
+
     def offsets(self, query_ids: torch.Tensor, key_ids: torch.Tensor) -> torch.Tensor:
         """``[B, Tq, Tk]`` row of the bias table for each (query, key) pair."""
         if self.channels == 1:
@@ -237,10 +242,9 @@ class RelativeScalarBias(nn.Module):
                 key_slots: torch.Tensor | None = None, query_start: int = 0) -> torch.Tensor:
         key_ids = query_ids if key_ids is None else key_ids
         rel = self.offsets(query_ids, key_ids)                               # [B, Tq, Tk]
-        table = self.bias if self.scale == 1.0 else self.bias * self.scale
         # index_select along the table's columns: the same gather as table[:, rel], but its backward is an
         # index_add over the (2K+1)**C columns, not advanced indexing's slower index_put
-        flat = table.to(q.dtype).index_select(1, rel.reshape(-1))         # [H, B * Tq * Tk]
+        flat = self.table(q.dtype).index_select(1, rel.reshape(-1))       # [H, B * Tq * Tk]
         bias = flat.view(-1, *rel.shape).permute(1, 0, 2, 3)                # [B, H, Tq, Tk]
         if self.uniform is None or key_slots is None:
             return bias

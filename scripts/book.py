@@ -16,7 +16,7 @@ This script stages a source folder beside the output, ``build/.book-src/`` (and 
 - every notebook of ``--notebooks`` (default ``notebooks/``; a notebook missing there is taken from
   ``notebooks/``), with three changes that keep the site offline and readable: the Colab setup cell is
   removed, the Colab badge points at a local copy of its image, and widget outputs (which need a kernel)
-  become a note saying so;
+  become a note saying so (a progress bar keeps its text);
 - MathJax 3 (``tex-chtml.js`` and its fonts, from the ``django-static-mathjax`` package), so that the formulas
   render without a network.
 
@@ -48,6 +48,8 @@ SETUP_TAG = "colab-setup"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 WIDGET_NOTE = ('<p class="lengen-widget-note"><em>An interactive widget is here in the notebook: open the notebook '
                '(its Colab badge, or <code>make course</code>) and run it to use it.</em></p>')
+#: a tqdm progress bar's text (a widget whose text says all there is to see: it stays as text)
+PROGRESS_TEXT = re.compile(r"^\s*\d+%\|")
 #: who each reference is, as the notebooks' text names it (book/references.md: ``<!-- cited-in: KEY -->``)
 CITED_AS = {"Sabbaghi": r"\bSabbaghi\b", "Cho": r"\bCho\b", "thesis": r"\bthesis\b"}
 
@@ -168,7 +170,8 @@ def book_notebook(nb: dict) -> dict:
             for out in cell.get("outputs", []):
                 data = out.get("data")
                 if data and WIDGET_MIME in data:
-                    out["data"] = {"text/html": WIDGET_NOTE}
+                    text = "".join(data.get("text/plain", ""))
+                    out["data"] = {"text/plain": text} if PROGRESS_TEXT.match(text) else {"text/html": WIDGET_NOTE}
                     out.get("metadata", {}).pop(WIDGET_MIME, None)
         if not tags:
             del cell["metadata"]["tags"]

@@ -4,7 +4,8 @@ The tree shows the layers, lowest first (nothing imports a layer above it; tests
 
     core/      base (constants, device, claims, config_checks) -> problems (problems, carries, complexity_sampling,
                addition_steps, curriculum, boards) -> formats and positions (vocab, example, formats, positions,
-               positions2d, board_format, text_filler, spaces) -> tasks (task_config, batches, tasks)
+               positions2d, board_format, text_filler, spaces) -> tasks (task_config, batches, task_base, tasks = the
+               arithmetic task, board_task = the 2-D task)
                -> model, checkpoint -> train, train_runtime, compatibility, evaluate, multiseed
     analysis/  complexity, theory, constructions, interpret, generalization, probes, rpe_decline
     lab/       zoo (recipes and their store), papers (the papers' setups, departures tables), bench, bench_recipes,
@@ -13,10 +14,13 @@ The tree shows the layers, lowest first (nothing imports a layer above it; tests
                paper_scale, paper_claims, seeds, baselines), and one folder per notebook, ch00_tour ... ch08_beyond
                (its sections' prose and claim checks, its exercises and solutions; no chapter imports another)
 
-This module is the facade: it re-exports the everyday names, and ``from lengen_utils import zoo`` (any module
-above, by its short name) still works; no module of the package imports it.
+This module is the facade: it re-exports the everyday names, each written below (``__all__``), so that editors and
+type checkers see them; no module of the package imports it. Modules are imported by their place in the tree
+(``from lengen_utils.lab import zoo``), as the notebooks do. The short form of 0.2 and earlier (``from lengen_utils
+import zoo``) still works in 0.2.x with a ``DeprecationWarning`` that names the full path, and goes in 0.3.
 """
 import importlib
+import warnings
 
 from .core.constants import __version__
 
@@ -40,11 +44,11 @@ __all__ = [
     "sample_balanced", "sample_exact_length", "sample_uniform", "Task", "TaskConfig", "TrainConfig", "fit",
 ]
 
-#: short name -> its place in the tree, for ``from lengen_utils import zoo`` and ``lengen_utils.ch05_coupling``
+#: short name -> its place in the tree: where the deprecated ``from lengen_utils import zoo`` points
 _SUBMODULES = {
     **dict.fromkeys(("constants", "device", "claims", "config_checks", "problems", "carries", "complexity_sampling",
                      "addition_steps", "curriculum", "boards", "board_format", "positions2d", "formats", "vocab",
-                     "example", "positions", "text_filler", "spaces", "tasks", "task_config", "batches", "model",
+                     "example", "positions", "text_filler", "spaces", "tasks", "task_base", "board_task", "task_config", "batches", "model",
                      "checkpoint", "train", "train_runtime", "evaluate", "compatibility", "multiseed"), "core"),
     **dict.fromkeys(("complexity", "theory", "constructions", "interpret", "generalization", "probes", "rpe_decline"),
                      "analysis"),
@@ -57,10 +61,11 @@ _SUBMODULES = {
 
 
 def __getattr__(name: str):
-    """A module by its short name (PEP 562), imported on first use: the facade over the tree."""
+    """Deprecated (0.2): a module by its short name (PEP 562), with a warning that names where it lives."""
     if name in _SUBMODULES:
-        module = importlib.import_module(f"{__name__}.{_SUBMODULES[name]}.{name}")
-        globals()[name] = module
-        return module
+        place = f"{__name__}.{_SUBMODULES[name]}"
+        warnings.warn(f"`from {__name__} import {name}` is deprecated and goes in 0.3; write "
+                      f"`from {place} import {name}`", DeprecationWarning, stacklevel=2)
+        return importlib.import_module(f"{place}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -14,7 +14,7 @@ import argparse
 
 import torch
 
-from lengen_utils import zoo
+from lengen_utils.lab import zoo
 from lengen_utils.core.evaluate import evaluate_lengths
 from lengen_utils.core.positions import COUPLED_SCHEMES, PositionRangeError
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from lengen_utils import zoo
+from lengen_utils.lab import zoo
 from lengen_utils.core.checkpoint import file_sha256, load_model
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils import multiseed, multiseed_bench, sweep
+from lengen_utils.core import multiseed
+from lengen_utils.lab import multiseed_bench, sweep
 from lengen_utils.core.boards import Board, BoardError
 from lengen_utils.core.evaluate import evaluate_lengths, predict
 from lengen_utils.core.formats import FormatError, encode

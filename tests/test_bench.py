@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lengen_utils import bench, zoo
+from lengen_utils.lab import bench, zoo
 from lengen_utils.core.checkpoint import load_model
 from lengen_utils.core.tasks import Task, TaskConfig
 from lengen_utils.lab.zoo.entry import split_seed

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from lengen_utils import zoo
+from lengen_utils.lab import zoo
 from lengen_utils.core.formats import PAD, decode_answer, encode
 from lengen_utils.core.problems import Problem
 from lengen_utils.core.tasks import Task

@@ -1,7 +1,7 @@
 """Fast checks of notebook 05's zoo entries: each group differs from its reference only where it says."""
 import pytest
 
-from lengen_utils import zoo
+from lengen_utils.lab import zoo
 from lengen_utils.core.tasks import Task
 from lengen_utils.lab.zoo import catalog_nb05 as C
 from lengen_utils.lab.zoo.catalog_nb05_mul import MUL_STEPS

@@ -1,7 +1,7 @@
 """Fast checks of notebook 05's baseline entries (section 5): one task for all, only positions and budget differ."""
 import pytest
 
-from lengen_utils import zoo
+from lengen_utils.lab import zoo
 from lengen_utils.lab.leaderboard import leaderboard
 from lengen_utils.core.tasks import Task
 from lengen_utils.lab.zoo import catalog_nb05_baselines as B

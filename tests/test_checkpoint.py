@@ -131,9 +131,9 @@ class Crash(Exception):
 
 def _crashing_task(config):
     """A task whose 6th training batch fails (module level: a worker process sends the error back pickled)."""
-    from lengen_utils.core.tasks import Task
+    from lengen_utils.core.tasks import ArithmeticTask
 
-    class CrashingTask(Task):
+    class CrashingTask(ArithmeticTask):
         calls = 0
 
         def train_batch(self, rng, batch_size, progress=None):

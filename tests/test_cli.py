@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lengen_utils import bench, cli
+from lengen_utils.lab import bench, cli
 from cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -174,7 +174,7 @@ def test_complexity_samplers_refuse_multiplication():
 
 
 def test_complexity_reexports_the_layered_modules():
-    """The notebooks' ``from lengen_utils import complexity as C`` sees the very objects of each layer."""
+    """The notebooks' ``from lengen_utils.analysis import complexity as C`` sees the very objects of each layer."""
     import lengen_utils.core.carries as carries
     import lengen_utils.analysis.complexity as C
     import lengen_utils.core.complexity_sampling as sampling

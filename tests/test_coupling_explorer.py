@@ -7,7 +7,7 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 
-from lengen_utils import zoo  # noqa: E402
+from lengen_utils.lab import zoo  # noqa: E402
 from lengen_utils.course.widgets import CouplingExplorer, default_choices  # noqa: E402
 
 FAKE = {

@@ -10,8 +10,8 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
-from lengen_utils import device as D  # noqa: E402
-from lengen_utils import widgets as W  # noqa: E402
+from lengen_utils.core import device as D  # noqa: E402
+from lengen_utils.course import widgets as W  # noqa: E402
 from lengen_utils.course.widgets import length_explorer as LE  # noqa: E402
 
 FAKE = {"ape-2": {1: 1.0, 2: 1.0, 3: 0.0}, "ape-3": {1: 1.0, 2: 1.0, 3: 1.0}}
@@ -117,7 +117,7 @@ def test_expected_time_on_a_gpu_is_not_guessed_from_cpu_threads(gpu_runtime, mon
 def test_zoo_train_entry_moves_the_model_to_the_device(monkeypatch):
     """The entry's model is initialised as always, then handed to training on the device asked for
     (PyTorch's ``meta`` device stands in for a GPU; training itself is replaced)."""
-    from lengen_utils import zoo
+    from lengen_utils.lab import zoo
     from lengen_utils.lab.zoo import builder
 
     seen = {}

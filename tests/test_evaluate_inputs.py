@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils import evaluate_length, evaluate_lengths, predict
+from lengen_utils.core.evaluate import evaluate_length, evaluate_lengths, predict
 from lengen_utils.analysis.complexity import exact_match_by_complexity, exact_match_per_problem
 from lengen_utils.core.evaluate import EvaluationError, evaluate_problems
 from lengen_utils.core.model import ModelConfig, Transformer

@@ -7,7 +7,7 @@ CUDA, with a sentence that names the GPU, instead of training a paper-scale mode
 import pytest
 import torch
 
-from lengen_utils import zoo
+from lengen_utils.lab import zoo
 from lengen_utils.core.evaluate import evaluate_lengths
 from lengen_utils.lab.zoo.builder import build_device, check_buildable
 from lengen_utils.lab.zoo.builder import catalog_entry_of

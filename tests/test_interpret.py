@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils import plots
+from lengen_utils.course import plots
 from lengen_utils.analysis.complexity import cascade_length_distribution, multiplication_levels_distribution
 from lengen_utils.analysis.constructions import build_coupled_adder
 from lengen_utils.core.formats import encode, render

@@ -3,7 +3,7 @@ against brute force, and every place that asks the question agrees with it."""
 import numpy as np
 import pytest
 
-from lengen_utils import bench, zoo
+from lengen_utils.lab import bench, zoo
 from lengen_utils.core.formats import FormatError, encode
 from lengen_utils.core.positions import PositionRangeError, PositionScheme
 from lengen_utils.core.problems import Problem, sample_exact_length

@@ -7,7 +7,7 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 
-from lengen_utils import plots  # noqa: E402
+from lengen_utils.course import plots  # noqa: E402
 from lengen_utils.course.widgets import MultiplicationExplorer, nb04_entries  # noqa: E402
 
 FAKE = {

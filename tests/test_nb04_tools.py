@@ -8,7 +8,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
-from lengen_utils import plots  # noqa: E402
+from lengen_utils.course import plots  # noqa: E402
 from lengen_utils.analysis.interpret import (PositionalMaps, effective_offsets, positional_maps,  # noqa: E402
                                     vector_table)
 from lengen_utils.core.model import ModelConfig, Transformer  # noqa: E402

@@ -11,7 +11,8 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
 
-from lengen_utils import interpret, plots  # noqa: E402
+from lengen_utils.analysis import interpret  # noqa: E402
+from lengen_utils.course import plots
 from lengen_utils.core.formats import FORMATS, encode, sigma_indices  # noqa: E402
 from lengen_utils.analysis.interpret import OffsetAttention  # noqa: E402
 from lengen_utils.course.plots import style  # noqa: E402

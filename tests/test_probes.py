@@ -159,7 +159,7 @@ def test_clear_errors():
 
 
 def test_flagship_carry_is_decodable_at_its_trained_length():
-    from lengen_utils import zoo
+    from lengen_utils.lab import zoo
     record = zoo.read_manifest().get("flagship-coupled")
     if record is None or not (zoo.assets_dir() / record["file"]).is_file():
         pytest.skip("the flagship-coupled checkpoint is not built")

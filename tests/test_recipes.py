@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lengen_utils import zoo
+from lengen_utils.lab import zoo
 from lengen_utils.lab.zoo import registry
 from lengen_utils.lab.zoo import catalog_nb05, catalog_nb05_baselines, catalog_nb05_mul, catalog_nb08
 from lengen_utils.lab.zoo.catalog import (FLAGSHIP_RECIPES, NB02_APE_RECIPES, NB02_TRAINED, NB03_ENCODING_RECIPES,

@@ -200,7 +200,7 @@ def test_report_gathers_the_three_measurements():
 
 @pytest.fixture(scope="module")
 def nb03_rpe():
-    from lengen_utils import zoo
+    from lengen_utils.lab import zoo
     record = zoo.read_manifest().get("nb03-rpe-l5")
     if record is None or not (zoo.assets_dir() / record["file"]).is_file():
         pytest.skip("the nb03-rpe-l5 checkpoint is not built")

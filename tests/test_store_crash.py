@@ -76,7 +76,7 @@ def test_a_kill_at_any_step_leaves_the_old_or_the_new_entry(tmp_path, step, repl
 
 
 def test_the_zoo_cli_recovers_before_it_reads(tmp_path, monkeypatch, capsys):
-    from lengen_utils import zoo
+    from lengen_utils.lab import zoo
     commit(NAME, RECORD, lambda path: path.write_bytes(b"old build"), tmp_path)
     _commit_in_a_child(tmp_path, "new build", "old-aside")      # the worst moment: the old file set aside
     assert not (tmp_path / "zoo" / f"{NAME}.safetensors").exists()

@@ -7,7 +7,7 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 
-from lengen_utils import widgets as W  # noqa: E402
+from lengen_utils.course import widgets as W  # noqa: E402
 from lengen_utils.core.formats import FormatError, encode  # noqa: E402
 from lengen_utils.core.problems import Problem, ProblemError  # noqa: E402
 from lengen_utils.course.widgets import format_explorer  # noqa: E402
@@ -246,7 +246,7 @@ def test_unexpected_exception_in_slider_callback_propagates():
 
 
 def test_trained_length_explorer_with_the_real_zoo():
-    from lengen_utils import zoo
+    from lengen_utils.lab import zoo
 
     built = [n for n in zoo.catalog() if n.startswith("nb02-ape-")]
     manifest = zoo.read_manifest()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from lengen_utils import zoo
+from lengen_utils.lab import zoo
 from lengen_utils.core.checkpoint import CheckpointError
 from lengen_utils.core.model import ModelConfig
 from lengen_utils.core.tasks import Task, TaskConfig

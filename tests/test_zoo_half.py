@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from lengen_utils import zoo
+from lengen_utils.lab import zoo
 from lengen_utils.core.checkpoint import file_sha256, load_model, save_model, stored_storage
 from lengen_utils.lab.zoo import builder as zoo_build
 from lengen_utils.lab.zoo import manifest as zoo_manifest

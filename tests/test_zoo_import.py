@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from lengen_utils import zoo
+from lengen_utils.lab import zoo
 from lengen_utils.lab.zoo.entry import ZooError
 from lengen_utils.lab.zoo.importing import import_entry
 

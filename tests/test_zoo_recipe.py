@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengen_utils import zoo
+from lengen_utils.lab import zoo
 from lengen_utils.lab.zoo import Recipe, registry, with_overrides
 from lengen_utils.lab.zoo.catalog_gpu import CHO_ADDITION
 from lengen_utils.lab.zoo.catalog_nb05_mul import MUL_RECIPES

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lengen_utils import zoo
+from lengen_utils.lab import zoo
 from lengen_utils.core.claims import ClaimFailed
 from lengen_utils.analysis.interpret import PositionalMaps, VectorTable, vector_table
 from lengen_utils.core.problems import Problem

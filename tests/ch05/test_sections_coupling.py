@@ -5,7 +5,7 @@ from __future__ import annotations
 import matplotlib
 import pytest
 
-from lengen_utils import zoo
+from lengen_utils.lab import zoo
 from lengen_utils.core.claims import ClaimFailed
 from lengen_utils.core.formats import encode
 from lengen_utils.core.positions import PositionScheme

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from lengen_utils import complexity as C
+from lengen_utils.analysis import complexity as C
 from lengen_utils.course.ch06_complexity import exercises as nb06, solutions
 from lengen_utils.course.common.exercises import NOT_ATTEMPTED, PASSED, failure, stub
 

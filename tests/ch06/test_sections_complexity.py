@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from lengen_utils import complexity as C
-from lengen_utils import zoo
+from lengen_utils.analysis import complexity as C
+from lengen_utils.lab import zoo
 from lengen_utils.core.claims import ClaimFailed
 from lengen_utils.course.ch06_complexity import cascades
 from lengen_utils.course.ch06_complexity import complexity_training as training

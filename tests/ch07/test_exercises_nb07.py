@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from lengen_utils import theory
+from lengen_utils.analysis import theory
 from lengen_utils.course.ch07_theory import exercises as nb07, solutions
 from lengen_utils.course.common.exercises import NOT_ATTEMPTED, PASSED, failure, stub
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from chromium_support import headless_chromium, stop, wait_until_serving
 
-from lengen_utils import colab
+from lengen_utils.course import colab
 
 REPO = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")

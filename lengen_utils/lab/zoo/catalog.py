@@ -112,7 +112,6 @@ NB03_ENCODING_RECIPES: dict[str, str] = {"rpe": NB03_RPE_RECIPES[5],
 _nb03(5, shift=True)
 
 # == notebook 06: complexity-aware training ============================================================
-# (added by the part-3 notebooks)
 # Three RPE encoders in Sabbaghi's format (frame l = 24), trained on operands below 10^5 with the same
 # budget and seed, differing only in the training distribution (Sabbaghi C3, Figure 8c). Departure from
 # the paper, to generalise after ~3 CPU minutes: the zero-shift augmentation (A3) is on and a T5-style

@@ -2,7 +2,7 @@
 
 The tree shows the layers, lowest first (nothing imports a layer above it; tests/test_layers.py checks):
 
-    core/      base (constants, device, claims, config_checks) -> problems (problems, carries, complexity_sampling,
+    core/      base (constants, device, config_checks) -> problems (problems, carries, complexity_sampling,
                addition_steps, curriculum, boards) -> formats and positions (vocab, example, formats, positions,
                positions2d, board_format, text_filler, spaces) -> tasks (task_config, batches, task_base, tasks = the
                arithmetic task, board_task = the 2-D task)
@@ -10,7 +10,7 @@ The tree shows the layers, lowest first (nothing imports a layer above it; tests
     analysis/  complexity, theory, constructions, interpret, generalization, probes, rpe_decline
     lab/       zoo (recipes and their store), papers (the papers' setups, departures tables), bench, bench_recipes,
                leaderboard, long_eval, flagship_time, cli, throughput, multiseed_bench, sweep, sweep_grid
-    course/    notebook, plots, widgets, colab, common (what several chapters share: the exercises' machinery,
+    course/    notebook, plots, widgets, colab, common (what several chapters share: claims, the exercises' machinery,
                paper_scale, paper_claims, seeds, baselines), and one folder per notebook, ch00_tour ... ch08_beyond
                (its sections' prose and claim checks, its exercises and solutions; no chapter imports another)
 
@@ -46,7 +46,7 @@ __all__ = [
 
 #: short name -> its place in the tree: where the deprecated ``from lengen_utils import zoo`` points
 _SUBMODULES = {
-    **dict.fromkeys(("constants", "device", "claims", "config_checks", "problems", "carries", "complexity_sampling",
+    **dict.fromkeys(("constants", "device", "config_checks", "problems", "carries", "complexity_sampling",
                      "addition_steps", "curriculum", "boards", "board_format", "positions2d", "formats", "vocab",
                      "example", "positions", "text_filler", "spaces", "tasks", "task_base", "board_task", "task_config", "batches", "model",
                      "checkpoint", "train", "train_runtime", "evaluate", "compatibility", "multiseed"), "core"),

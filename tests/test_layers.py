@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent / PACKAGE
 
 # the tree: a group (core/, analysis/, lab/, course/) and its modules -> layer; a new module must be placed here
 LAYERS: dict[str, int] = {
-    "core": 0, "core.constants": 0, "core.device": 0, "core.claims": 0, "core.config_checks": 0,
+    "core": 0, "core.constants": 0, "core.device": 0, "core.config_checks": 0,
     "core.problems": 1, "core.carries": 1, "core.complexity_sampling": 1, "core.addition_steps": 1,
     "core.curriculum": 1, "core.boards": 1,
     "core.board_format": 2, "core.positions2d": 2,  # minesweeper (Cho et al. Section 6.2)

@@ -6,7 +6,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from lengen_utils.core.claims import ClaimFailed  # noqa: E402
+from lengen_utils.course.common.claims import ClaimFailed  # noqa: E402
 from lengen_utils.course.common import paper_scale as ps  # noqa: E402
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from lengen_utils.lab import zoo
-from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.course.ch02_ape import ape
 
 ENTRY = zoo.entry("nb02-ape-l5")

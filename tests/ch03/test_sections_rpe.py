@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from lengen_utils.lab import zoo
-from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.course.ch03_rpe import rpe
 
 L = 22

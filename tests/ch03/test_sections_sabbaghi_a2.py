@@ -2,7 +2,7 @@
 import pytest
 
 from lengen_utils.analysis.rpe_decline import CascadeSplit
-from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.course.ch03_rpe import sabbaghi_a2 as s
 from lengen_utils.lab.zoo.catalog_sabbaghi_a2 import A2_RECIPES
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lengen_utils.lab import zoo
-from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.analysis.interpret import PositionalMaps, VectorTable, vector_table
 from lengen_utils.core.problems import Problem
 from lengen_utils.course.ch04_upe import text_heads, upe, upe_augmentation as aug, upe_frame, upe_m1, upe_maps, upe_summary

@@ -2,7 +2,7 @@
 each claim shown holding and failing on planted data."""
 import pytest
 
-from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.core.evaluate.columns import ColumnScore
 from lengen_utils.course.ch04_upe import upe_m3, upe_m3_best
 from lengen_utils.lab.zoo import entry
@@ -125,7 +125,7 @@ def test_heads_text_renders_the_live_numbers(monkeypatch):
 
 
 def test_the_best_recipe_is_checked_against_the_bar_and_the_search():
-    from lengen_utils.core.claims import ClaimFailed
+    from lengen_utils.course.common.claims import ClaimFailed
     from lengen_utils.course.ch04_upe import upe_m3_best as best
 
     search = {"a-search-model": {1: 1.0, 5: 0.44}}

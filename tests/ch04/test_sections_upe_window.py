@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.course.ch04_upe import upe_window as w
 
 

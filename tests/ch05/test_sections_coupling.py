@@ -6,7 +6,7 @@ import matplotlib
 import pytest
 
 from lengen_utils.lab import zoo
-from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.core.formats import encode
 from lengen_utils.core.positions import PositionScheme
 from lengen_utils.core.problems import Problem

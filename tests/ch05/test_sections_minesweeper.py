@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.core.evaluate.boards import row_start_split
 from lengen_utils.course.ch05_coupling import minesweeper as mine
 

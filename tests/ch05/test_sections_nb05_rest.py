@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.core.model import ModelConfig
 from lengen_utils.core.model.encodings import RelativeScalarBias
 from lengen_utils.core.problems import Problem

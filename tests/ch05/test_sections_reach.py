@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.course.ch05_coupling import reach
 from lengen_utils.lab.zoo import entry
 

@@ -11,7 +11,7 @@ import pytest
 
 from lengen_utils.analysis import complexity as C
 from lengen_utils.lab import zoo
-from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.course.ch06_complexity import cascades
 from lengen_utils.course.ch06_complexity import complexity_training as training
 from lengen_utils.course.common.paper_claims import ClaimRow

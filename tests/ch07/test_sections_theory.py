@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from lengen_utils.analysis import theory
-from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.course.ch07_theory import cho_theory, sabbaghi_theory
 from lengen_utils.course.common.paper_claims import ClaimRow, claims_table
 from lengen_utils.analysis.theory import NopeBound

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from lengen_utils.core.claims import ClaimFailed
+from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.core.evaluate import LengthResult
 from lengen_utils.lab.leaderboard import budget, budget_text
 from lengen_utils.analysis.probes import ProbeReport

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ..notebook import pct, render_md
 
 Curve = Mapping[int, float]

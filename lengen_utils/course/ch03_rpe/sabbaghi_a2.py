@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ...analysis.rpe_decline import (CascadeSplit, digit_accuracy_by_significance, exact_match_by_cascade,
                                      pad_only_offset_mass)
-from ...core.claims import claim
+from ..common.claims import claim
 from ...core.constants import EVAL_SEED
 from ...lab.leaderboard import leaderboard, leaderboard_rows
 from ...lab.zoo import entry, entry_for, load, read_manifest, recipe_entries

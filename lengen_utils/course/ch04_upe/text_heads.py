@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import torch
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...core.model import Transformer
 from ..notebook import pct, render_md
 from ...core.tasks import Task

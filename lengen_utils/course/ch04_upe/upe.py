@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ...core.carries import multiplication_levels
-from ...core.claims import claim
+from ..common.claims import claim
 from ...analysis.complexity import multiplication_levels_distribution
 from ...analysis.interpret import VectorTable
 from ..notebook import render_md

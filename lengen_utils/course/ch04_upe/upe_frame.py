@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...analysis.complexity import exact_match_per_problem
 from ..notebook import pct, render_md
 from ...lab.zoo import load

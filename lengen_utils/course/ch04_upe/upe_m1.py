@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from ...core.carries import multiplication_levels
-from ...core.claims import claim
+from ..common.claims import claim
 from ...analysis.complexity import exact_match_per_problem
 from ...core.evaluate import evaluate_lengths, predict
 from ...analysis.generalization import median_and_range

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...core.evaluate.columns import ColumnScore
 from ..notebook import pct, render_md
 from ...lab.zoo import entry, manifest_record, metrics, per_digit, read_manifest

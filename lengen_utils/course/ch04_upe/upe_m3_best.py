@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...core.evaluate.columns import ColumnScore
 from ...analysis.generalization import median_and_range
 from ..notebook import pct, render_md

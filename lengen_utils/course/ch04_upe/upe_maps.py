@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...analysis.interpret import PositionalMaps, effective_offsets
 from ..notebook import render_md
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...core.evaluate import evaluate_length
 from ...lab.leaderboard import leaderboard, leaderboard_rows
 from ...core.model import Transformer

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...analysis.interpret import attention_mass_by_id_offset, mean_attention
 from ...core.model.encodings import RelativeScalarBias
 from ..notebook import pct, render_md

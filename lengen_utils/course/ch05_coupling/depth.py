@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...analysis.generalization import generalizable_length, median_and_range
 from ..notebook import pct, render_md
 from ...lab.zoo import manifest_record

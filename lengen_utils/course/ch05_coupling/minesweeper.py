@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...lab.leaderboard import leaderboard
 from ...core.model.encodings import RelativeScalarBias
 from ..notebook import pct, render_md

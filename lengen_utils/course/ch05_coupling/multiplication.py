@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...lab.leaderboard import leaderboard
 from ..notebook import pct, render_md
 from ...lab.zoo import entry

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...lab.flagship_time import SHORT_UP_TO, TARGET_MEDIAN_1000, TARGET_SHORT, TARGET_WORST_500
 from ...lab.leaderboard import leaderboard
 from ..notebook import pct, render_md

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...analysis.generalization import median_and_range
 from ...lab.leaderboard import leaderboard
 from ..notebook import pct, render_md

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import matplotlib.pyplot as plt
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...analysis.generalization import generalizable_length, median_and_range
 from ..notebook import pct, render_md
 from ..plots import check_figure, series_styles
@@ -27,7 +27,7 @@ OURS = {k: TRAINED_LENGTH_RECIPES[k] for k in TRAINED}            # trained leng
 
 def curves(methods: Mapping[int, str] = OURS) -> dict[int, Curves]:
     """``{trained length: {seed: {length: EM}}}`` of the built seeds (a trained length with none is left out);
-    raises :class:`~lengen_utils.core.claims.ClaimFailed` naming the build command when nothing is built."""
+    raises :class:`~lengen_utils.course.common.claims.ClaimFailed` naming the build command when nothing is built."""
     out = {k: c for k, c in ((k, seed_curves(m)) for k, m in methods.items()) if c}
     recipe = next(iter(methods.values()))
     first = next(iter(recipe_entries(recipe).values()), None)         # its lowest seed

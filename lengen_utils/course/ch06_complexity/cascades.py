@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...analysis.complexity import carry_propagation_levels, cascade_length, digit_sums
 from ..notebook import render_md
 from ..common.paper_claims import ClaimRow

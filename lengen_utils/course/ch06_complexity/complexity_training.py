@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ..notebook import pct, render_md
 from ..common.paper_claims import ClaimRow
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ..notebook import render_md
 from ..common.paper_claims import ClaimRow
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ..common.paper_claims import ClaimRow
 
 

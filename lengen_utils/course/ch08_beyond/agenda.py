@@ -11,7 +11,7 @@ import math
 import statistics
 from collections.abc import Mapping, Sequence
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ...core.evaluate import LengthResult, evaluate_lengths
 from ...lab.leaderboard import budget, budget_text, leaderboard
 from ..notebook import pct

@@ -7,7 +7,7 @@ until 5-digit sums are mastered, from the manifest's learning curves) or the rea
 """
 from __future__ import annotations
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ..notebook import pct, render_md
 from ...lab.zoo import entry_for
 from ...lab.zoo.catalog_nb08 import TRAINED_DIGITS

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import statistics
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ..notebook import pct, render_md
 from ...lab.zoo import entry_for, manifest_record, per_digit
 from ...lab.zoo.catalog_nb08 import NB08_SEEDS, TRAINED_DIGITS

@@ -12,7 +12,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ..notebook import pct, render_md
 from ...core.problems import Problem
 from ...core.spaces import most_blanks

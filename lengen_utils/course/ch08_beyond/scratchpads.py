@@ -13,7 +13,7 @@ from functools import cache
 
 import numpy as np
 
-from ...core.claims import claim
+from ..common.claims import claim
 from ..notebook import pct, render_md
 from ...core.tasks import Task
 from ...lab.zoo import entry_for

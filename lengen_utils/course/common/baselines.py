@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping, Sequence
 
-from ...core.claims import claim
+from .claims import claim
 from ...core.constants import EVAL_SEED
 from ...lab.leaderboard import leaderboard
 from ...lab.zoo import load

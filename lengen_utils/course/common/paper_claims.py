@@ -2,7 +2,7 @@
 section checked, with the paper's number, ours, and how ours was computed.
 
 A section's check returns its rows only after the claim held (it raises
-:class:`~lengen_utils.core.claims.ClaimFailed` otherwise), so the table lists checked claims only.
+:class:`~lengen_utils.course.common.claims.ClaimFailed` otherwise), so the table lists checked claims only.
 """
 from __future__ import annotations
 

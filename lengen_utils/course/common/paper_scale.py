@@ -11,7 +11,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from ...core.claims import claim
+from .claims import claim
 from ...core.constants import EVAL_SEED
 from ...core.evaluate import evaluate_lengths
 from ..notebook import n_eval, pct, render_md

@@ -38,6 +38,7 @@ root_doc = "index"
 nb_execution_mode = "off"
 nb_output_stderr = "remove"               # progress bars and warnings: the notebook's business, not the book's
 nb_merge_streams = True
+nb_render_markdown_format = "myst"        # markdown outputs (the notebooks' measured tables) parsed as MyST: tables
 nb_ipywidgets_js = {}                     # no widget manager from a CDN (the build replaces widget outputs)
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "html_image"]
 myst_heading_anchors = 3                  # links such as #1-one-addition resolve to their headings

@@ -6,8 +6,9 @@ opened. On each page: every ``<img>`` has loaded (``naturalWidth > 0``), every l
 a page that exists and, with a ``#fragment``, to an element of that page; there is no console error, no
 uncaught exception, no failed request and no request that leaves the site (the book must work offline); the
 search box is there, and no output shows a traceback. A notebook's page shows at least as many images in its
-outputs as the notebook has image outputs (0 while the notebooks are committed without outputs: run it on
-executed copies with ``LENGEN_BOOK_NOTEBOOKS=/tmp/executed``). The search page finds "coupling".
+outputs as the notebook has image outputs, and as many tables as its outputs hold (markdown or HTML; a notebook
+without outputs expects none: ``LENGEN_BOOK_NOTEBOOKS=/other/folder`` checks other copies). The search page
+finds "coupling".
 
 Without the book's builder (the extra ``book``: ``pip install -e ".[book]"``), Chromium or Playwright the tests
 are skipped, except under CI (``CI=true``), where they fail.
@@ -19,6 +20,7 @@ import html.parser
 import http.server
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -52,6 +54,7 @@ JS_IMAGES = """() => [...document.images].map(img => ({src: img.currentSrc || im
                                                       width: img.naturalWidth}))"""
 JS_LINKS = """() => [...document.querySelectorAll('a[href]')].map(a => a.href)"""
 JS_OUTPUT_IMAGES = """() => document.querySelectorAll('.cell_output img').length"""
+JS_OUTPUT_TABLES = """() => document.querySelectorAll('.cell_output table').length"""
 JS_ERROR_OUTPUTS = """() => [...document.querySelectorAll('.cell_output .output.traceback, .cell_output .output.error')]
                          .map(e => e.innerText.slice(0, 500))"""
 JS_SEARCH_RESULTS = """() => [...document.querySelectorAll('#search-results li a')].map(a => a.getAttribute('href'))"""
@@ -64,13 +67,30 @@ def missing(reason: str):
     pytest.skip(reason)
 
 
+MARKDOWN_TABLE_RULE = re.compile(r"^\|(\s*:?-{3,}:?\s*\|)+\s*$", re.M)     # |---|---| under a table's header
+
+
+def outputs(path: Path) -> list[dict]:
+    """The outputs of the notebook's code cells (the Colab setup cell, which the book leaves out, aside)."""
+    return [out for cell in json.loads(path.read_text())["cells"]
+            if cell["cell_type"] == "code" and "colab-setup" not in cell.get("metadata", {}).get("tags", [])
+            for out in cell.get("outputs", [])]
+
+
 def image_outputs(path: Path) -> int:
-    """Image outputs in the notebook's code cells (the Colab setup cell, which the book leaves out, aside)."""
+    """How many outputs of the notebook are images (png, svg, ...)."""
+    return sum(any(k.startswith("image/") for k in out.get("data", {})) for out in outputs(path))
+
+
+def output_tables(path: Path) -> int:
+    """How many tables the notebook's outputs hold: markdown tables (the measured tables) and HTML ones."""
     count = 0
-    for cell in json.loads(path.read_text())["cells"]:
-        if cell["cell_type"] != "code" or "colab-setup" in cell.get("metadata", {}).get("tags", []):
-            continue
-        count += sum(any(k.startswith("image/") for k in out.get("data", {})) for out in cell.get("outputs", []))
+    for out in outputs(path):
+        data = out.get("data", {})
+        if "text/markdown" in data:
+            count += len(MARKDOWN_TABLE_RULE.findall("".join(data["text/markdown"])))
+        elif "text/html" in data:
+            count += "".join(data["text/html"]).count("<table")
     return count
 
 
@@ -207,6 +227,8 @@ def test_page(book, site, context, name):
             source = notebook_source(name)
             shown, expected = page.evaluate(JS_OUTPUT_IMAGES), image_outputs(source)
             assert shown >= expected, f"{name}: {shown} images in outputs, {source} has {expected} image outputs"
+            shown, expected = page.evaluate(JS_OUTPUT_TABLES), output_tables(source)
+            assert shown >= expected, f"{name}: {shown} tables in outputs, {source}'s outputs hold {expected}"
             assert page.locator("h1").count() >= 1, f"{name}: no title"
         if name == "index":
             linked = set(page.evaluate("() => [...document.querySelectorAll('article a.reference.internal')]"

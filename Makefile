@@ -4,7 +4,7 @@
 PYTHON ?= python3
 INSTALL = PYTHON=$(PYTHON) bash scripts/install.sh | tail -n 1
 
-.PHONY: install course test test-fast outputs flagship
+.PHONY: install course test test-fast outputs book flagship
 install:
 	@$(INSTALL)
 
@@ -28,6 +28,11 @@ test-fast:
 # NB=05 (or NB="03 05") re-executes only those. Prints each notebook's run time and the total
 outputs:
 	PY=$$($(INSTALL)) && "$$PY" scripts/outputs.py $(NB)
+
+# the course as a static site (build/book/index.html) from the committed notebooks, not re-executed;
+# BOOK_NOTEBOOKS=/other/folder renders another folder's notebooks; prints the build time and the site's size
+book:
+	PY=$$($(INSTALL)) && "$$PY" -m pip install -q -e ".[book]" && "$$PY" scripts/book.py $(if $(BOOK_NOTEBOOKS),--notebooks $(BOOK_NOTEBOOKS))
 
 flagship:
 	PY=$$($(INSTALL)) && "$$PY" -m lengen_utils.lab.bench flagship

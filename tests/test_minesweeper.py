@@ -333,3 +333,15 @@ def test_predict_refuses_boards_with_a_pointer_to_evaluate_lengths():
     model = Transformer(board_model())
     with pytest.raises(EvaluationError, match="item 0 is a minesweeper Board.*evaluate_lengths"):
         predict(model, Task(board_task()), [GOLDEN])
+
+
+def test_cell_accuracy_reads_a_board_task_and_refuses_an_arithmetic_one():
+    from lengen_utils.core.evaluate.boards import cell_accuracy, row_start_split
+
+    torch.manual_seed(0)
+    model = Transformer(board_model()).eval()
+    grid = cell_accuracy(model, Task(board_task()), 3, 4)
+    assert grid.shape == (3, 3) and ((grid >= 0) & (grid <= 1)).all()
+    assert set(row_start_split(grid)) == {"first column (rows 2+)", "all other cells"}
+    with pytest.raises(ValueError, match="cell_accuracy reads board tasks; this task is 'arithmetic'"):
+        cell_accuracy(model, Task(TaskConfig(format="cho", positions="coupled", max_digits=2)), 3, 4)

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..constants import EVAL_SEED
 from ..model import Transformer
-from ..tasks import Task
+from ..tasks import BoardTask, Task
 from .lengths import check_positive_int, check_seed, teacher_forced_predictions
 
 
@@ -19,7 +19,7 @@ def cell_accuracy(model: Transformer, task: Task, width: int, n: int, seed: int 
     check_positive_int(width, "width")
     check_positive_int(n, "n")
     check_seed(seed)
-    if not task.board:
+    if not isinstance(task, BoardTask):
         raise ValueError(f"cell_accuracy reads board tasks; this task is {task.config.task!r}")
     batch = task.batch(task.eval_problems(width, n, seed=seed))
     preds = teacher_forced_predictions(model, batch)

@@ -1,6 +1,6 @@
-"""Notebook 06's prose and claim checks (lengen_utils.course.ch06_complexity: cascades, complexity_training), on planted
-numbers: each text shows its numbers as the notebook formats them, and each check passes when the claim holds and
-raises ClaimFailed with its teaching message when it does not."""
+"""Notebook 06's measures and claim checks (lengen_utils.course.ch06_complexity: cascades, complexity_training), on
+planted numbers: each check passes when the claim holds and raises ClaimFailed with its teaching message when it does
+not."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from lengen_utils.analysis import complexity as C
-from lengen_utils.lab import zoo
 from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.course.ch06_complexity import cascades
 from lengen_utils.course.ch06_complexity import complexity_training as training
@@ -66,21 +65,27 @@ def test_check_appendix_c4_names_each_paper_number():
         cascades.check_appendix_c4(DIST50, shifted)
 
 
-def test_sampling_noise_text_and_check():
-    text = cascades.sampling_noise_text(DIST5)
-    assert f"$P(4) = {DIST5[4]}$ = 8.55e-04" in text
-    assert "standard\nerror of 9.2e-05" in text                       # sqrt(8.55e-4 (1 - 8.55e-4) / 10^5)
-    assert f"would give {float(DIST5[5]):.1e} (our $P(5)$)" in text
+def test_check_sampling_noise():
     cascades.check_sampling_noise(DIST5)
     far = [Fraction(0)] * 4 + [Fraction(1, 1000), Fraction(0)]
     with pytest.raises(ClaimFailed, match=r"within one standard error \(1\.0e-04\) of the exact P\(4\) at 5 digits; "
                                           r"got 1\.70 standard errors away\. Then sampling noise"):
         cascades.check_sampling_noise(far)
+    near = [Fraction(0)] * 4 + [Fraction(855, 10**6), Fraction(8, 10**4)]     # P(5) within 5 standard errors
+    with pytest.raises(ClaimFailed, match=r"the other reading of the definition \(our P\(5\)\) should be more than five"):
+        cascades.check_sampling_noise(near)
 
 
-def test_rarity_text():
-    text = cascades.rarity_text([0, 0, 0, 0, Fraction(1, 1250), Fraction(1, 40000)])
-    assert "a cascade of 4 once in 1,250 sums and of 5 once in 40,000" in text
+def test_check_rarity():
+    dists = [C.cascade_length_distribution(l) for l in (5, 20, 40)]
+    cascades.check_rarity(*dists)
+    common5 = [0.5, 0.3, 0.1, 0.05, 0.03, 0.02]
+    with pytest.raises(ClaimFailed, match=r"5-digit training sums should show a cascade of 4 less than once in 1,000"):
+        cascades.check_rarity(common5, dists[1], dists[2])
+    flat = [0.9, 0.09991, 0, 0, 0.00009]                               # P(>= 4) at 20 digits: 9e-5 < 5 x 9e-4
+    with pytest.raises(ClaimFailed, match=r"20-digit test sums should contain a cascade of at least 4 more than five "
+                                          r"times as often as 5-digit training sums; got 9\.00e-05 against 9\.00e-04"):
+        cascades.check_rarity(dists[0], flat, dists[2])
 
 
 M5 = C.multiplication_levels_distribution(5, exact=True)
@@ -103,8 +108,10 @@ def test_check_multiplication():
         cascades.check_multiplication(other, other, M20)
 
 
-def test_convention_text():
-    assert "$P(4) = 0.034$ at 5 digits" in cascades.convention_text([0, 0, 0, Fraction(344, 10_000)])
+def test_check_convention():
+    cascades.check_convention(M5)
+    with pytest.raises(ClaimFailed, match=r"miss the paper's 1\.9e-3 by more than ten times; got 1\.90e-03"):
+        cascades.check_convention([0, 0, 0, Fraction(19, 10_000)])
 
 
 # -- sections 3 and 4: what the trained model feels, training on harder examples ----------------------------------
@@ -117,14 +124,6 @@ def groups(em_by_level: dict[int, float]) -> dict[int, SimpleNamespace]:
 def falling(low: float, high: float) -> dict[int, SimpleNamespace]:
     """Exact match ``low`` at levels 0-5 and ``high`` at 6-10 (levels 1-3 and 8-10 are what the checks average)."""
     return groups({k: low if k <= 5 else high for k in range(11)})
-
-
-def test_model_text_reads_the_entry_and_the_record():
-    entry = zoo.entry("nb06-rpe-uniform")
-    text = training.model_text(entry, {"train_seconds": 150.0, "threads": 2})
-    assert f"Frame $l = {entry.task.frame_width}$, trained on operands of at most {entry.task.max_digits} digits" in text
-    assert f"{entry.train.steps:,} steps of {entry.train.batch_size} sums" in text
-    assert "trained in 2.5 minutes on 2 CPU thread(s)" in text
 
 
 def test_check_cascade_vs_run():
@@ -175,11 +174,3 @@ def test_check_harder_examples():
     with pytest.raises(ClaimFailed, match=r"training only on hard sums should cost the easy ones: the mixture should "
                                           r"beat it by more than 0\.1 at cascades 0-4; got 0\.750 against 0\.700"):
         training.check_harder_examples({**c3, training.MIXED: falling(0.75, 0.4)}, EM20, 60_000, 0.0001, 10, 100)
-
-
-def test_retrain_text_and_summary():
-    assert "took 4.9 minutes of CPU time" in training.retrain_text(296.0)
-    text = training.summary(le4=0.997932, p4=0.000855, p4_mul=0.0019, le4_mul=0.9984)
-    assert "come out as 0.998 (50 digits;\n  paper: 0.998)" in text
-    assert "1.9e-03 / 99.8% for multiplication (paper: 1.9e-3 / 99.8%)" in text
-    assert "and 8.55e-04 at 5 digits" in text

@@ -13,7 +13,6 @@ import numpy as np
 
 from ..common.claims import claim
 from ...analysis.complexity import carry_propagation_levels, cascade_length, digit_sums
-from ..notebook import render_md
 from ..common.paper_claims import ClaimRow
 
 #: Sabbaghi et al. Appendix C.4 (paper): P(cascade <= 4) at 50 digits, P(cascade = 4) at 5 digits; for one-digit
@@ -66,33 +65,30 @@ def standard_error(p: float, n: int) -> float:
     return float(np.sqrt(p * (1 - p) / n))
 
 
-def sampling_noise_text(dist5: Sequence, n: int = 100_000) -> str:
-    """Why the exact P(4) differs from the paper's 8.3e-4: the paper's histogram carries sampling noise."""
-    p4 = float(dist5[4])
-    return render_md("""Ours is exact: $P(4) = {frac}$ = {p4:.2e} (a generating column, then two 9-sums, then the cascade
-stops or the number ends, summed over placements). The paper's figure is a histogram of "randomly
-sampled" sums, so its value carries sampling noise. The paper does not say how many samples it drew;
-with $10^5$ samples (the size of their training sets in Figure 8c) an estimate of $P(4)$ has a standard
-error of {se:.1e} (cell below), so the paper's 8.3e-4 is an ordinary draw. The other reading of the
-definition (counting only the 9-sums, not the trigger) would give {other:.1e} (our $P(5)$), far off, so
-the convention is not the issue.""", frac=dist5[4], p4=p4, se=standard_error(p4, n), other=float(dist5[5]))
-
-
 def check_sampling_noise(dist5: Sequence, n: int = 100_000) -> None:
-    """The paper's 8.3e-4 lies within one standard error (at ``n`` samples) of the exact P(cascade = 4)."""
-    p4 = float(dist5[4])
+    """The paper's 8.3e-4 lies within one standard error (at ``n`` samples) of the exact P(cascade = 4), and more
+    than five away from P(cascade = 5), the value of the other reading of the definition."""
+    p4, p5 = float(dist5[4]), float(dist5[5])
     se = standard_error(p4, n)
     claim(abs(p4 - PAPER_C4["p4_5"]) < se, f"the paper's 8.3e-4 should be within one standard error ({se:.1e}) of the "
           "exact P(4) at 5 digits", f"{abs(p4 - PAPER_C4['p4_5']) / se:.2f} standard errors away",
           "Then sampling noise does not explain the gap.")
+    claim(abs(p5 - PAPER_C4["p4_5"]) > 5 * se, "the other reading of the definition (our P(5)) should be more than five "
+          "standard errors from the paper's 8.3e-4", f"{abs(p5 - PAPER_C4['p4_5']) / se:.2f}",
+          "Then the convention, not sampling noise, could explain the gap.")
 
 
-def rarity_text(dist5: Sequence) -> str:
-    """How rarely a 5-digit training set shows a cascade of 4 and of 5."""
-    return render_md(
-        "A 5-digit training set shows a cascade of 4 once in {n4:,.0f} sums and of 5 once in {n5:,.0f}, while 20- and "
-        "40-digit test sums are far more likely to contain one (cell below). This is the distribution shift that "
-        "the positional encoding cannot fix.", n4=1 / float(dist5[4]), n5=1 / float(dist5[5]))
+def check_rarity(dist5: Sequence, dist20: Sequence, dist40: Sequence) -> None:
+    """5-digit sums rarely show a cascade of 4 (under one in 1,000) and almost never one of 5 (under one in 10,000),
+    while 20- and 40-digit sums contain a cascade of at least 4 more than five times as often."""
+    p4, p5 = float(dist5[4]), float(dist5[5])
+    claim(p4 < 1e-3 and p5 < 1e-4, "5-digit training sums should show a cascade of 4 less than once in 1,000 and one "
+          "of 5 less than once in 10,000", f"P(4) = {p4:.2e}, P(5) = {p5:.2e}")
+    at_least4 = {l: float(np.sum(np.asarray(d, dtype=float)[4:])) for l, d in ((5, dist5), (20, dist20), (40, dist40))}
+    for l in (20, 40):
+        claim(at_least4[l] > 5 * at_least4[5], f"{l}-digit test sums should contain a cascade of at least 4 more than "
+              "five times as often as 5-digit training sums", f"{at_least4[l]:.2e} against {at_least4[5]:.2e}",
+              "Then long test sums show no distribution shift in complexity.")
 
 
 def check_multiplication(m5: Sequence, brute5: Sequence, m20: np.ndarray) -> list[ClaimRow]:
@@ -111,10 +107,13 @@ def check_multiplication(m5: Sequence, brute5: Sequence, m20: np.ndarray) -> lis
                      "exact DP, equal to brute force over all 9×10^5 products")]
 
 
-def convention_text(m5: Sequence) -> str:
-    return render_md("Counting the product step as a level would give $P(4) = {alt:.3f}$ at 5 digits; with it excluded, "
-                     "both of the paper's numbers come out exactly.", alt=float(m5[3]))
+def check_convention(m5: Sequence) -> None:
+    """Counting the product step as a level would make the paper's P(4) our P(3): more than ten times the paper's
+    1.9e-3, so the convention that excludes it is the paper's."""
+    claim(float(m5[3]) > 10 * PAPER_C4["mul_p4_5"], "counting the product step, P(4) at 5 digits (our P(3)) should "
+          "miss the paper's 1.9e-3 by more than ten times", f"{float(m5[3]):.2e}",
+          "Then the two conventions cannot be told apart by the paper's numbers.")
 
 
 __all__ = ["PAPER_C4", "check_levels", "monte_carlo_z", "check_distribution", "check_appendix_c4", "standard_error",
-           "sampling_noise_text", "check_sampling_noise", "rarity_text", "check_multiplication", "convention_text"]
+           "check_sampling_noise", "check_rarity", "check_multiplication", "check_convention"]

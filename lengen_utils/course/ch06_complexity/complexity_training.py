@@ -2,7 +2,7 @@
 examples (C3, Figure 8c): uniform over the numbers, uniform over the complexity, and a 50/50 mixture.
 
 Exact matches come from live evaluations that the notebook passes in (``GroupResult``s by level, or plain
-fractions); the zoo entries' budgets come from the manifest. The paper's claims here are qualitative.
+fractions). The paper's claims here are qualitative.
 """
 from __future__ import annotations
 
@@ -11,20 +11,11 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..common.claims import claim
-from ..notebook import pct, render_md
+from ..notebook import pct
 from ..common.paper_claims import ClaimRow
 
 UNIFORM, COMPLEXITY, MIXED = "uniform over numbers", "uniform over complexity", "50/50 mixture"
 NAMES = {UNIFORM: "nb06-rpe-uniform", COMPLEXITY: "nb06-rpe-uniform-complexity", MIXED: "nb06-rpe-mixed-complexity"}
-
-
-def model_text(entry, record: dict) -> str:
-    """The RPE encoder's frame, trained length, size, budget and training time (zoo entry and manifest)."""
-    return render_md(
-        "Frame $l = {l}$, trained on operands of at most {k} digits; {layers} layers, {heads} heads, {steps:,} steps "
-        "of {batch} sums, trained in {t:dur} on {threads} CPU thread(s).", l=entry.task.frame_width,
-        k=entry.task.max_digits, layers=entry.model.n_layers, heads=entry.model.n_heads, steps=entry.train.steps,
-        batch=entry.train.batch_size, t=record["train_seconds"], threads=record["threads"])
 
 
 def mean_em(results: Mapping[int, object], levels) -> float:
@@ -93,24 +84,5 @@ def check_harder_examples(c3: Mapping[str, Mapping[int, object]], em20: Mapping[
                      f"expected counts in our {n_seen:,} training sums")]
 
 
-def retrain_text(seconds: float) -> str:
-    return render_md("Training the three took {t:dur} of CPU time when the zoo was built.", t=seconds)
-
-
-def summary(le4: float, p4: float, p4_mul: float, le4_mul: float) -> str:
-    """The notebook's summary, with the exact Appendix C.4 values."""
-    return render_md("""* Complexity of a sum = its longest **cascade** of carries: a generating column followed by 9-sums.
-  It equals the number of levels of the parallel addition algorithm.
-* Its exact distribution follows from a small DP: Appendix C.4's values come out as {le4:.3f} (50 digits;
-  paper: 0.998) and {p4m:.1e} / {le4m:pct} for multiplication (paper: 1.9e-3 / 99.8%), and {p4:.2e} at 5 digits
-  versus the paper's 8.3e-4 is sampling noise in the paper's histogram.
-* A relative model trained on 5 digits loses accuracy as the **cascade** grows, not as the number of
-  consecutive carries grows: it reads a fixed window of relative positions (notebook 07, Appendix E).
-* Long cascades are rare in short training data. Training uniformly over complexity, or on a mixture,
-  shows them often enough to lift accuracy on long cascades at test time; training only on hard sums
-  costs accuracy on easy sums (and, in our small run, length generalization), so the 50/50 mixture is
-  the better recipe.""", le4=le4, p4m=p4_mul, le4m=le4_mul, p4=p4)
-
-
-__all__ = ["UNIFORM", "COMPLEXITY", "MIXED", "NAMES", "model_text", "mean_em", "check_cascade_vs_run",
-           "check_length", "hard", "easy", "check_harder_examples", "retrain_text", "summary"]
+__all__ = ["UNIFORM", "COMPLEXITY", "MIXED", "NAMES", "mean_em", "check_cascade_vs_run", "check_length", "hard", "easy",
+           "check_harder_examples"]

@@ -62,12 +62,12 @@ def test_flagship_cli_json_parses():
 
 
 def test_overrides_reach_the_recipe():
-    r = bench.apply_overrides(bench.flagship_recipe(), ["model.d_model=32", "train.lr=0.01", "task.pack=2"])
+    r = bench.with_overrides(bench.flagship_recipe(), ["model.d_model=32", "train.lr=0.01", "task.pack=2"])
     assert (r.model.d_model, r.train.lr, r.task.pack) == (32, 0.01, 2)
     with pytest.raises(ValueError, match="no field 'no_such_field'"):
-        bench.apply_overrides(r, ["model.no_such_field=1"])
+        bench.with_overrides(r, ["model.no_such_field=1"])
     with pytest.raises(ValueError, match="unknown position encoding 'bogus'"):
-        bench.apply_overrides(r, ["model.encoding=bogus"])
+        bench.with_overrides(r, ["model.encoding=bogus"])
 
 
 def test_the_bench_trains_the_zoo_recipes():

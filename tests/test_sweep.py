@@ -32,7 +32,7 @@ def test_parse_seeds():
 def test_expand_configs_grid_and_seeds():
     specs = expand([TINY], (0, 1, 2), sets=["train.steps=7"], grid=["train.lr=0.001,0.01"])
     assert len(specs) == 6
-    assert {s.name for s in specs} == {"tiny[train.lr=0.001]", "tiny[train.lr=0.01]"}
+    assert {s.id for s in specs} == {"tiny[train.lr=0.001]", "tiny[train.lr=0.01]"}
     assert all(s.train.steps == 7 and len(s.seeds) == 1 and s.train.seed == s.seeds[0] for s in specs)
     grouped = expand([TINY], (0, 1, 2), group_seeds=True)
     assert len(grouped) == 1 and grouped[0].seeds == (0, 1, 2)
@@ -104,3 +104,19 @@ def test_two_task_sweep_on_local_ray():
     pytest.importorskip("ray", reason="Ray is not installed: pip install -e .[sweep] (CI should install it)")
     records = list(run_ray(expand([TINY], (0, 1)), num_cpus=2, device="cpu", threads=1))
     _check_records(records, [0, 1])
+
+
+def test_a_dry_run_lists_each_task_by_its_grid_point(capsys):
+    """Each task of a sweep is a zoo recipe: its id names the grid point, its seeds are listed, nothing trains."""
+    assert main(["--recipe", "nb05-mulu-2l", "--grid", "train.lr=0.001,0.003", "--seeds", "0,1", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    for lr in ("0.001", "0.003"):
+        for seed in (0, 1):
+            assert f"nb05-mulu-2l[train.lr={lr}] seeds {seed}: 8000 steps x 128" in out
+
+
+def test_overrides_of_a_sweep_set_the_recipe_fields_too():
+    specs = expand([TINY], (0,), sets=["eval_n=17", "eval_lengths=[1, 2]"], grid=["model.d_model=16,32"])
+    assert [(s.eval_n, s.eval_lengths, s.model.d_model) for s in specs] == [(17, (1, 2), 16), (17, (1, 2), 32)]
+    with pytest.raises(SweepError, match=r"name the operand lengths to test \(eval_lengths\)"):
+        expand([TINY], (0,), sets=["eval_lengths=[]"])

@@ -42,7 +42,7 @@ import sys
 import time
 from pathlib import Path
 
-from .bench_recipes import apply_overrides, flagship_recipes, preflight
+from .bench_recipes import flagship_recipes, preflight
 from ..core.checkpoint import save_model
 from ..core.config_checks import require_int, require_ints
 from .cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageError, check_writable, fail,
@@ -58,14 +58,14 @@ from ..core.model import Transformer
 from ..core.tasks import Task
 from .throughput import main as throughput_main
 from ..core.train import fit
-from .zoo import ZooEntry
+from .zoo import ZooEntry, with_overrides
 from .zoo.flagship import APE_STEPS, BATCH, EVAL_N, LENGTHS, STEPS, ape_recipe, flagship_recipe
 
 PROG = "python -m lengen_utils.lab.bench"
 MODELS = ("coupled", "ape")
 
 __all__ = [
-    "PROG", "MODELS", "apply_overrides", "flagship_recipes", "flagship_recipe", "ape_recipe", "preflight",
+    "PROG", "MODELS", "with_overrides", "flagship_recipes", "flagship_recipe", "ape_recipe", "preflight",
     "train_and_evaluate", "format_table", "prepare", "run", "flagship", "build_parser", "main",
 ]
 

@@ -1,8 +1,8 @@
 """The flagship benchmark's recipes at a budget, with their overrides, checked before anything trains.
 
 :func:`flagship_recipes` builds the coupled and the APE recipe (:mod:`lengen_utils.lab.zoo.flagship`) at a
-number of steps and problems per step, with ``--set`` / ``--set-ape`` overrides applied by
-:func:`apply_overrides`; :func:`preflight` pushes one batch through each model, so that a config the model
+number of steps and problems per step, with ``--set`` / ``--set-ape`` overrides applied by the zoo's one override
+function (:func:`~lengen_utils.lab.zoo.with_overrides`); :func:`preflight` pushes one batch through each model, so that a config the model
 cannot take, or test lengths its position table cannot place, fail before training.
 :mod:`lengen_utils.lab.bench` trains and evaluates them.
 """
@@ -20,21 +20,14 @@ from .zoo import ZooEntry, with_overrides
 from .zoo.flagship import APE_STEPS, BATCH, STEPS, ape_recipe, flagship_recipe
 
 
-def apply_overrides(recipe: ZooEntry, overrides: list[str]) -> ZooEntry:
-    """Apply ``section.field=value`` overrides (section: task, model or train; value parsed as JSON) with the zoo's
-    :func:`~lengen_utils.lab.zoo.with_overrides`. A malformed override, an unknown field or a value the config
-    refuses raises ``ValueError``."""
-    return with_overrides(recipe, overrides)
-
-
 def flagship_recipes(steps: int | None = None, batch_size: int = BATCH, seed: int = 0, overrides=(),
                      ape_overrides=()) -> dict[str, ZooEntry]:
     """The two recipes at this budget, with the overrides applied (``batch_size`` counts problems;
     ``steps`` None: each recipe's own, ``STEPS`` for the coupled decoder and ``APE_STEPS`` for APE)."""
-    coupled = apply_overrides(flagship_recipe(steps or STEPS, batch_size, seed), list(overrides))
+    coupled = with_overrides(flagship_recipe(steps or STEPS, batch_size, seed), list(overrides))
     if not any(o.startswith("train.batch_size=") for o in overrides):   # keep `batch_size` problems per step
         coupled = replace(coupled, train=replace(coupled.train, batch_size=max(1, batch_size // coupled.task.pack)))
-    ape = apply_overrides(ape_recipe(steps or APE_STEPS, batch_size, seed), list(ape_overrides))
+    ape = with_overrides(ape_recipe(steps or APE_STEPS, batch_size, seed), list(ape_overrides))
     return {"coupled": coupled, "ape": ape}
 
 

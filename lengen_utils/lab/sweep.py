@@ -38,19 +38,20 @@ from ..core.evaluate import evaluate_lengths
 from ..analysis.generalization import median_and_range
 from ..core.model import Transformer
 from ..core.multiseed import fit_seeds
-from .sweep_grid import (SECTIONS, SEED, RunSpec, SweepError, apply_override, expand, from_entry, from_recipe,
+from .sweep_grid import (SECTIONS, SEED, SweepError, apply_overrides, expand, from_entry, from_recipe,
                          load_config, parse_seeds)
 from ..core.tasks import Task
+from .zoo import Recipe
 from ..core.train import fit
 
 __all__ = [
-    "SECTIONS", "SEED", "RunSpec", "SweepError", "apply_override", "expand", "from_entry", "from_recipe",
+    "SECTIONS", "SEED", "SweepError", "apply_overrides", "expand", "from_entry", "from_recipe",
     "load_config", "parse_seeds", "run_spec", "run_local", "run_ray", "read_results", "summary", "format_summary",
     "build_parser", "main",
 ]
 
 
-def run_spec(spec: RunSpec, device: str | None = None, threads: int | None = None) -> list[dict]:
+def run_spec(spec: Recipe, device: str | None = None, threads: int | None = None) -> list[dict]:
     """Train and evaluate one task (on whatever device is present); one record per seed."""
     if threads:
         set_cpu_threads(threads)
@@ -67,7 +68,7 @@ def run_spec(spec: RunSpec, device: str | None = None, threads: int | None = Non
         t0 = time.perf_counter()
         res = evaluate_lengths(model, task, spec.eval_lengths, n=spec.eval_n)
         records.append({
-            "name": spec.name, "seed": seed, "device": str(dev),
+            "name": spec.id, "seed": seed, "device": str(dev),
             "device_name": torch.cuda.get_device_name(dev) if dev.type == "cuda" else platform.processor() or "cpu",
             "config": {"task": spec.task.to_dict(), "model": spec.model.to_dict(),
                        "train": replace(spec.train, seed=seed).to_dict()},
@@ -80,13 +81,13 @@ def run_spec(spec: RunSpec, device: str | None = None, threads: int | None = Non
     return records
 
 
-def run_local(specs: list[RunSpec], device: str | None = None, threads: int | None = None) -> Iterator[dict]:
+def run_local(specs: list[Recipe], device: str | None = None, threads: int | None = None) -> Iterator[dict]:
     """The fallback executor: every task in this process, one after another."""
     for spec in specs:
         yield from run_spec(spec, device, threads)
 
 
-def run_ray(specs: list[RunSpec], address: str | None = None, num_cpus: int | None = None, cpus_per_task: float = 1,
+def run_ray(specs: list[Recipe], address: str | None = None, num_cpus: int | None = None, cpus_per_task: float = 1,
             gpus_per_task: float = 0, device: str | None = None, threads: int | None = None) -> Iterator[dict]:
     """Every task as a Ray task, on this machine (``ray.init()``) or the cluster at ``address``;
     records come back as tasks finish."""
@@ -232,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"sweep: {len(specs)} task(s), {sum(len(s.seeds) for s in specs)} model(s), executor {executor}")
     if args.dry_run:
         for s in specs:
-            print(f"  {s.name} seeds {','.join(map(str, s.seeds))}: {s.train.steps} steps x {s.train.batch_size}")
+            print(f"  {s.id} seeds {','.join(map(str, s.seeds))}: {s.train.steps} steps x {s.train.batch_size}")
         return 0
     stream = (run_local(specs, args.device, args.threads) if executor == "local" else
               run_ray(specs, args.address, args.num_cpus, args.cpus_per_task, args.gpus_per_task, args.device,

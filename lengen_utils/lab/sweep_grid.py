@@ -1,8 +1,11 @@
-"""A sweep's grid: base configs x overrides x grid points x seeds, expanded into checked :class:`RunSpec` tasks.
+"""A sweep's grid: base configs x overrides x grid points x seeds, expanded into checked tasks, each a zoo
+:class:`~lengen_utils.lab.zoo.Recipe` (its id names the grid point, its seeds are trained one by one or as one
+batched model).
 
-The base configs come from JSON files (:func:`load_config`) or zoo entries (:func:`from_entry`);
-``--set`` and ``--grid`` items are ``section.field=value`` overrides (:func:`apply_override`), and
-``--seeds`` a seed list (:func:`parse_seeds`). :func:`expand` checks every grid point as ``fit`` and
+The base configs come from JSON files (:func:`load_config`) or the zoo (:func:`from_entry`, :func:`from_recipe`);
+``--set`` and ``--grid`` items are ``section.field=value`` overrides (or ``eval_n=`` / ``eval_lengths=``), applied
+by the zoo's one override function (:func:`~lengen_utils.lab.zoo.with_overrides`), and ``--seeds`` a seed list
+(:func:`parse_seeds`). :func:`expand` checks every grid point as ``fit`` and
 the configs would (fields, the model against the task, the eval lengths against the position IDs,
 ``--group-seeds``'s limits) before it returns any, so that a bad point fails before anything trains.
 :mod:`lengen_utils.lab.sweep` runs the specs and records their results.
@@ -11,13 +14,13 @@ from __future__ import annotations
 
 import itertools
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
 from . import zoo
 from ..core.compatibility import check_compatible
-from ..core.config_checks import ConfigError, override_value, parse_override, require_ints
+from ..core.config_checks import ConfigError, require_ints
 from ..core.model import ModelConfig
 from ..core.multiseed import check_seeds_config
 from ..core.positions import PositionRangeError
@@ -26,6 +29,7 @@ from ..core.task_config import TaskConfig
 from ..core.tasks import Task
 from ..core.train import TrainConfig
 from ..core.vocab import FormatError
+from .zoo import Recipe, with_overrides
 
 SECTIONS = {"task": TaskConfig, "model": ModelConfig, "train": TrainConfig}
 SEED = "train.seed"
@@ -33,19 +37,6 @@ SEED = "train.seed"
 
 class SweepError(ValueError):
     """A sweep that cannot be expanded or run (bad config file, override, seed list, missing Ray)."""
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """One task of a sweep: a config and its seeds (one seed, or a group trained as one batched model)."""
-
-    name: str
-    task: TaskConfig
-    model: ModelConfig
-    train: TrainConfig
-    eval_lengths: tuple[int, ...]
-    eval_n: int
-    seeds: tuple[int, ...]
 
 
 def load_config(path: str | Path) -> list[dict]:
@@ -85,19 +76,13 @@ def from_recipe(recipe_id: str) -> dict:
             "eval_n": r.eval_n, "seeds": list(r.seeds)}
 
 
-def apply_override(base: dict, item: str) -> dict:
-    """``section.field=value`` (value read as JSON, else a string), or ``eval_n=`` / ``eval_lengths=``."""
-    key, sep, text = item.partition("=")
-    out = {k: dict(v) if isinstance(v, dict) else v for k, v in base.items()}
-    if sep and key in ("eval_n", "eval_lengths"):
-        out[key] = override_value(text)
-        return out
+def apply_overrides(recipe: Recipe, items: list[str]) -> Recipe:
+    """``recipe`` with ``--set`` / ``--grid`` items applied together (:func:`~lengen_utils.lab.zoo.with_overrides`);
+    a malformed item, an unknown field or a value the config refuses raises :class:`SweepError` naming it."""
     try:
-        section, field, value = parse_override(item, {name: cls().to_dict() for name, cls in SECTIONS.items()})
-    except ConfigError as err:
-        raise SweepError(f"{err} (or eval_n=200, eval_lengths=[5,10])") from None
-    out.setdefault(section, {})[field] = value
-    return out
+        return with_overrides(recipe, items)
+    except (ConfigError, TypeError, ValueError) as err:
+        raise SweepError(f"config {recipe.id!r}: {err}") from None
 
 
 def parse_seeds(text: str) -> tuple[int, ...]:
@@ -158,21 +143,34 @@ def _base_seeds(name: str, seeds, default: int) -> tuple[int, ...]:
     return tuple(seeds)
 
 
-def _spec(base: dict, seeds: tuple[int, ...] | None, group: bool) -> list[RunSpec]:
-    """The tasks of one grid point, fully checked: one per seed, or one group of all seeds."""
+def _recipe(base: dict, own_seeds: bool) -> Recipe:
+    """A base config (a JSON object or a zoo recipe's) as a checked recipe; ``own_seeds`` False drops its
+    ``"seeds"`` (a ``train.seed`` override or grid sets them)."""
     name, lengths, eval_n = _fields(base)
     try:
         train = TrainConfig.from_dict(base.get("train", {}))
         task, model = TaskConfig.from_dict(base.get("task", {})), ModelConfig.from_dict(base.get("model", {}))
-        check_compatible(model, task)
-        seeds = seeds if seeds is not None else _base_seeds(name, base.get("seeds"), train.seed)
-        if group:
-            check_seeds_config(model, seeds)
+        seeds = _base_seeds(name, base.get("seeds") if own_seeds else None, train.seed)
+        return Recipe(id=name, task=task, model=model, train=train, seeds=seeds, eval_lengths=lengths, eval_n=eval_n)
     except (ConfigError, TypeError, ValueError) as exc:
         raise SweepError(f"config {name!r}: {exc}") from None
-    _check_lengths(name, task, lengths)
+
+
+def _specs(recipe: Recipe, seeds: tuple[int, ...] | None, group: bool, seeded: bool) -> list[Recipe]:
+    """The tasks of one grid point, fully checked: one recipe per seed, or one of all its seeds (``group``)."""
+    name = recipe.id
+    _fields({"name": name, "eval_lengths": recipe.eval_lengths, "eval_n": recipe.eval_n})
+    if seeds is None:
+        seeds = (recipe.train.seed,) if seeded else recipe.seeds
+    try:
+        check_compatible(recipe.model, recipe.task)
+        if group:
+            check_seeds_config(recipe.model, seeds)
+    except (ConfigError, TypeError, ValueError) as exc:
+        raise SweepError(f"config {name!r}: {exc}") from None
+    _check_lengths(name, recipe.task, recipe.eval_lengths)
     groups = [seeds] if group else [(s,) for s in seeds]
-    return [RunSpec(name, task, model, replace(train, seed=g[0]), lengths, eval_n, g) for g in groups]
+    return [replace(recipe, train=replace(recipe.train, seed=g[0]), seeds=g) for g in groups]
 
 
 def _axes(grid: Iterable[str]) -> list[list[str]]:
@@ -186,7 +184,7 @@ def _axes(grid: Iterable[str]) -> list[list[str]]:
 
 
 def expand(bases: Iterable[dict], seeds: tuple[int, ...] | None = None, sets: Iterable[str] = (),
-           grid: Iterable[str] = (), group_seeds: bool = False) -> list[RunSpec]:
+           grid: Iterable[str] = (), group_seeds: bool = False) -> list[Recipe]:
     """Every base config x every grid point (``key=v1,v2``) x every seed (or one group of all seeds),
     each checked before any is returned.
 
@@ -207,16 +205,11 @@ def expand(bases: Iterable[dict], seeds: tuple[int, ...] | None = None, sets: It
     axes = _axes(grid)
     specs = []
     for base in bases:
-        if seeded:                                  # a train.seed override or grid replaces the config's own seeds
-            base = {k: v for k, v in base.items() if k != "seeds"}
-        for item in sets:
-            base = apply_override(base, item)
+        recipe = _recipe(base, own_seeds=not seeded)   # a train.seed override or grid replaces the config's seeds
         for point in itertools.product(*axes):
-            cfg = base
-            for item in point:
-                cfg = apply_override(cfg, item)
+            point_recipe = apply_overrides(recipe, sets + list(point))
             label = [item for item in point if item.partition("=")[0] != SEED]
             if label:
-                cfg = {**cfg, "name": f"{base['name']}[{','.join(label)}]"}
-            specs += _spec(cfg, seeds, group_seeds)
+                point_recipe = replace(point_recipe, id=f"{recipe.id}[{','.join(label)}]")
+            specs += _specs(point_recipe, seeds, group_seeds, bool(seeded))
     return specs

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable, TypeVar
 
-from ...core.config_checks import parse_override, require_int, require_ints
+from ...core.config_checks import ConfigError, override_value, parse_override, require_int, require_ints
 from ...core.model import ModelConfig
 from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
@@ -21,16 +21,30 @@ from .entry import ZooEntry
 Configured = TypeVar("Configured")      # a Recipe or a ZooEntry: anything with task, model and train
 
 
+#: the recipe fields an override may set besides the configs' (``eval_n=200``, ``eval_lengths=[5, 10]``)
+RECIPE_FIELDS = ("eval_n", "eval_lengths")
+
+
 def with_overrides(item: Configured, overrides: Iterable[str]) -> Configured:
-    """``item`` with ``SECTION.FIELD=VALUE`` overrides applied (section: task, model or train; value read as JSON).
-    The overrides of one section are applied together, so that fields that must change together (``task.op`` and
-    ``task.pack``) can. A malformed override, an unknown field or a value the config refuses raises
-    ``ValueError`` naming it."""
+    """``item`` with ``SECTION.FIELD=VALUE`` overrides applied (section: task, model or train; value read as JSON),
+    and, on a :class:`Recipe`, ``eval_n=`` / ``eval_lengths=``: the package's one override function (``bench --set``,
+    ``sweep --set`` and ``--grid``, :meth:`Recipe.derive`). The overrides of one section are applied together, so that
+    fields that must change together (``task.op`` and ``task.pack``) can; a later override of a field wins. A
+    malformed override, an unknown field or a value the config refuses raises ``ValueError`` naming it."""
     configs = {"task": item.task.to_dict(), "model": item.model.to_dict(), "train": item.train.to_dict()}
     by_section: dict[str, dict] = {}
     texts: dict[str, list[str]] = {}
+    own: dict[str, object] = {}
     for text in overrides:
-        section, name, value = parse_override(text, configs)
+        key, sep, value = text.partition("=")
+        if sep and key.strip() in RECIPE_FIELDS and isinstance(item, Recipe):
+            own[key.strip()] = override_value(value)
+            continue
+        try:
+            section, name, value = parse_override(text, configs)
+        except ConfigError as err:
+            extra = f" (or {', '.join(f'{f}=...' for f in RECIPE_FIELDS)} on a recipe)" if isinstance(item, Recipe) else ""
+            raise ValueError(f"{err}{extra}") from None
         if name == "betas" and isinstance(value, list):
             value = tuple(value)
         by_section.setdefault(section, {})[name] = value
@@ -41,7 +55,7 @@ def with_overrides(item: Configured, overrides: Iterable[str]) -> Configured:
         except (TypeError, ValueError) as err:
             what = ", ".join(map(repr, texts[section]))
             raise ValueError(f"override{'s' if len(texts[section]) > 1 else ''} {what} refused: {err}") from None
-    return item
+    return replace(item, **own) if own else item
 
 
 @dataclass(frozen=True)
@@ -114,4 +128,4 @@ class Recipe:
         return [self.entry(s) for s in sorted(self.seeds)]
 
 
-__all__ = ["Recipe", "with_overrides"]
+__all__ = ["RECIPE_FIELDS", "Recipe", "with_overrides"]

@@ -1,7 +1,7 @@
 """Task complexity (Sabbaghi et al., Section 4 and Appendix C.4): cascades of carries and carry levels.
 
 The complexity of a sample is its maximum dependency length. This package gathers everything about it
-under one name, for the notebooks (``from lengen_utils import complexity as C``); each piece lives in
+under one name, for the notebooks (``from lengen_utils.analysis import complexity as C``); each piece lives in
 the layer it belongs to:
 
 * per-sample measures (problems layer, :mod:`lengen_utils.core.carries`): :func:`digit_sums`,

@@ -9,21 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..common.claims import claim
-from ..notebook import pct, render_md
-
-
-def models_text(entries: Mapping[str, object], records: Mapping[str, dict]) -> str:
-    """One bullet per model: its size, its training budget and time, and the command that rebuilds it."""
-    rows = []
-    for name, e in entries.items():
-        rec = records[name]
-        rows.append(render_md(
-            "* **{name}**: {params:,} parameters, {layers} layer(s); trained for {steps:,} steps of {batch} problems "
-            "on {lo}-{hi} digit operands ({pack} problem(s) per sequence) in {minutes:.1f} CPU minutes; rebuild: "
-            "`{cmd}`", name=name, params=rec["n_parameters"], layers=e.model.n_layers, steps=e.train.steps,
-            batch=e.train.batch_size * e.task.pack, lo=e.task.min_digits, hi=e.task.max_digits, pack=e.task.pack,
-            minutes=rec["train_seconds"] / 60, cmd=e.command))
-    return "\n".join(rows)
+from ..notebook import pct
 
 
 def check_sum(answer: int, expected: int) -> None:
@@ -55,20 +41,16 @@ def check_live(live: Mapping[tuple[str, int], float], trained: int, long: int, j
           "Then the APE model has found a rule that transfers, and the tour's contrast does not hold.")
 
 
-def curves_text(coupled: Mapping[int, float], ape: Mapping[int, float], e_coupled, e_ape, trained: int) -> str:
-    """The two curves in words: both master the trained length; coupling holds 7x and 10x, APE falls at 1.5x."""
-    just_past = trained + trained // 2
-    return render_md(
-        "Both models master the trained lengths ({c10:pct} and {a10:pct} at {t} digits). The coupled model\n"
-        "keeps {c70:pct} at 7× and {c100:pct} at 10× the trained length; Cho et al. report 70 digits for 1–10 digit\n"
-        "training at GPU scale (the paper's value). The APE decoder, although it got {al} layers and {asteps:,}\n"
-        "steps against the coupled model's {cl} and {csteps:,}, falls to {a15:pct} at {t15} digits: it learned\n"
-        "*where* each digit sits, and positions it never saw carry no meaning. (Its table places operands of up to\n"
-        "{amax} digits, so it is not tested further.) Notebook 02 shows the same cliff in Sabbaghi's encoder setting;\n"
-        "notebook 05 compares coupling with seven other position methods.",
-        c10=coupled[trained], a10=ape[trained], t=trained, c70=coupled[7 * trained], c100=coupled[10 * trained],
-        al=e_ape.model.n_layers, asteps=e_ape.train.steps, cl=e_coupled.model.n_layers, csteps=e_coupled.train.steps,
-        a15=ape[just_past], t15=just_past, amax=max(ape))
+def check_curves(coupled: Mapping[int, float], ape: Mapping[int, float], trained: int) -> None:
+    """The recorded curves (manifest): both master ``trained`` digits, the coupled model keeps at least 95% at 7x and
+    10x, the APE one falls to at most 5% at 1.5x."""
+    for name, curve in (("coupled", coupled), ("ape", ape)):
+        claim(curve[trained] >= 0.95, f"the recorded {name} model should master {trained} digits", pct(curve[trained]))
+    for k in (7 * trained, 10 * trained):
+        claim(coupled[k] >= 0.95, f"the recorded coupled model should keep at least 95% at {k} digits", pct(coupled[k]))
+    past = trained + trained // 2
+    claim(ape[past] <= 0.05, f"the recorded APE model should fall to at most 5% at {past} digits", pct(ape[past]),
+          "Then the tour's contrast does not hold in the manifest: rebuild or rewrite.")
 
 
-__all__ = ["models_text", "check_sum", "check_live", "curves_text"]
+__all__ = ["check_sum", "check_live", "check_curves"]

@@ -1,6 +1,6 @@
-"""Notebook 07's prose and claim checks (lengen_utils.course.ch07_theory: cho_theory, sabbaghi_theory; and
-common.paper_claims), on planted numbers: each text shows its numbers as the notebook formats them, and each check
-passes when the claim holds and raises ClaimFailed with its teaching message when it does not."""
+"""Notebook 07's measures and claim checks (lengen_utils.course.ch07_theory: cho_theory, sabbaghi_theory; and
+common.paper_claims), on planted numbers: each check passes when the claim holds and raises ClaimFailed with its
+teaching message when it does not, and returns the claims table's rows."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -42,11 +42,12 @@ def test_check_nope_bound_names_each_failure():
         cho_theory.check_nope_bound(planted(5, 8_100_000), BOUNDS[2].exact)
 
 
-def test_accounting_text():
-    text = cho_theory.accounting_text(BOUNDS, theory.PAPER_NOPE_MAX_EM, padded3=0.0532)
-    assert "the exact counts give 6.19% and 0.945%" in text
-    assert "10,033,314 / 8,100,000,000 = 0.124%, which rounds to 0.12%" in text
-    assert "gap of 0.006 percentage points" in text and "gives 5.3% at m = 3" in text
+def test_check_accounting():
+    cho_theory.check_accounting(BOUNDS, padded3=0.0532)
+    with pytest.raises(ClaimFailed, match=r"at m = 5 should round to 0\.12%, one unit below the paper's 0\.13%; got 0\.130%"):
+        cho_theory.check_accounting(planted(5, 10_530_000), padded3=0.0532)       # 10,530,000 / 8.1e9 = 0.13%
+    with pytest.raises(ClaimFailed, match=r"should not give the paper's 6\.2% at m = 3; got 6\.180%"):
+        cho_theory.check_accounting(BOUNDS, padded3=0.0618)
 
 
 # -- Cho Theorem 5.1: the hand-built adder, and Figure 7 -------------------------------------------------------------
@@ -87,12 +88,6 @@ def test_check_two_heads():
         cho_theory.check_two_heads([0.7, 0.05], [0.2, 0.73])
     with pytest.raises(ClaimFailed, match=r"the carry head should put more than 60% of its attention on ID p; got 0\.500"):
         cho_theory.check_two_heads([0.91, 0.05], [0.2, 0.5])
-
-
-def test_summary():
-    text = cho_theory.summary(BOUNDS, 1000, 1.0, 125, 32)
-    assert "is 6.2% (3 digits), 0.945% (4) and 0.124% (5)" in text
-    assert "add 1,000 random 100-digit sums with exact match\n  100.0%, reach 125 digits at d = 32" in text
 
 
 # -- Sabbaghi Proposition 5.1 and Appendix E -----------------------------------------------------------------------

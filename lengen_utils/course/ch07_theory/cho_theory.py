@@ -1,6 +1,6 @@
 """Notebook 07, sections 2 and 3: Cho et al.'s Proposition 5.2 (the best exact match of any 1-layer NoPE decoder,
 counted exactly) and Theorem 5.1 (a 1-layer, 2-head coupled adder built by hand), beside a trained model's
-attention (Figure 7); and the notebook's summary.
+attention (Figure 7).
 
 Counts, exact matches and attention masses are computed in the notebook and passed in; the paper's values
 are typed and labelled as the paper's; each check returns the rows of the claims table once its claim held.
@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..common.claims import claim
-from ..notebook import render_md
 from ..common.paper_claims import ClaimRow
 
 
@@ -32,17 +31,13 @@ def check_nope_bound(bounds: Mapping, brute2) -> list[ClaimRow]:
                      "exact count (cached; rerun with use_cache=False)")]
 
 
-def accounting_text(bounds: Mapping, paper_em: Mapping[int, float], padded3: float) -> str:
-    """Where the exact counts meet the paper's printed values, and where they do not (m = 5)."""
-    return render_md("""Honest accounting: for m = 3 and 4 the exact counts give {em3:pct2} and {em4:pct3}, which round to
-the paper's printed values (paper: 6.2% and 1%). For m = 5 the exact count gives
-{best:,} / {queries:,} = {em5:pct3}, which rounds to {em5:pct2}, not the paper's 0.13%. The count was
-checked with a second chunking of the enumeration, and the brute force agrees with the fast count wherever
-it is feasible. The paper's code (their Appendix F) is not in the course's copy, so we cannot say where the
-gap of {gap:.3f} percentage points comes from. The other natural reading, operands uniform on $0..10^m-1$ (last column
-of the table), gives {pad3:pct1} at m = 3, which does not match the paper's 6.2%, so we keep the
-exact-m-digit reading.""", em3=bounds[3].em, em4=bounds[4].em, em5=bounds[5].em, best=bounds[5].n_best,
-                     queries=bounds[5].n_queries, gap=100 * abs(paper_em[5] - bounds[5].em), pad3=padded3)
+def check_accounting(bounds: Mapping, padded3: float) -> None:
+    """Where the exact counts part from the paper: m = 5 rounds one unit below its 0.13% (to 0.12%), and the other
+    reading (operands uniform on 0..999) does not round to its 6.2% at m = 3."""
+    claim(round(bounds[5].em, 4) == 0.0012, "the exact count at m = 5 should round to 0.12%, one unit below the "
+          "paper's 0.13%", f"{bounds[5].em:.3%}", "If it rounds to 0.13% now, the honest accounting has no gap to report.")
+    claim(round(padded3, 3) != 0.062, "the other reading (operands uniform on 0..999) should not give the paper's 6.2% "
+          "at m = 3", f"{padded3:.3%}", "Then that reading fits the paper as well, and the choice needs another reason.")
 
 
 def check_adder(em: float, greedy: Sequence[bool], agree: bool, n: int, d: int) -> list[ClaimRow]:
@@ -84,19 +79,4 @@ def check_two_heads(below, same) -> list[ClaimRow]:
                      "`mean_attention` over 6-digit sums, zoo model nb07-coupled-1l2h")]
 
 
-def summary(bounds: Mapping, n100: int, em100: float, limit: int, d: int) -> str:
-    """The notebook's summary, with the exact counts and the adder's measured exact match."""
-    return render_md(r"""* **Prop 5.1**: with unseen positions, APE's test loss there is exactly the variance of the target,
-  $\alpha^2 + 2\beta^2$; shift augmentation supervises only the near-diagonal entries of $p_i^\top p_j$
-  and stays at $\Omega(n/d)$; RPE learns one coefficient per offset and generalizes everywhere.
-* **Prop 5.2**: a 1-layer NoPE decoder sees a multiset, not a number; its best possible exact match
-  is {em3:pct1} (3 digits), {em4:pct3} (4) and {em5:pct3} (5), counted exactly (the paper prints 0.13% for 5).
-* **Thm 5.1**: one layer and two heads suffice with coupled positions: a digit-sum head (ID p-1) and
-  a carry head (ID p). Our hand-built weights add {n100:,} random 100-digit sums with exact match
-  {em100:pct1}, reach {limit} digits at d = {d}, and a trained model finds the same two heads.
-* **Appendix E**: an RPE model reads a fixed list of relative offsets at every output digit, so it
-  works at new positions, but only for sums whose cascades fit inside that list.""",
-                     em3=bounds[3].em, em4=bounds[4].em, em5=bounds[5].em, n100=n100, em100=em100, limit=limit, d=d)
-
-
-__all__ = ["check_nope_bound", "accounting_text", "check_adder", "check_limit", "check_two_heads", "summary"]
+__all__ = ["check_nope_bound", "check_accounting", "check_adder", "check_limit", "check_two_heads"]

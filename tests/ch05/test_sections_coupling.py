@@ -1,4 +1,4 @@
-"""Notebook 05 sections 1-4's prose and claim checks (lengen_utils.course.ch05_coupling: coupling, ablation,
+"""Notebook 05 sections 1-4's measures and claim checks (lengen_utils.course.ch05_coupling: coupling, ablation,
 trained_length, sink; and common.seeds), on planted numbers; the manifest readers on the repository's zoo."""
 from __future__ import annotations
 
@@ -45,10 +45,10 @@ def test_check_ids_passes_on_coupled_ids_and_names_the_operator_slot():
         coupling.check_ids([3] + list(ids[1:]), ex)
 
 
-def test_placement_text_uses_the_task_limits():
-    text = coupling.placement_text(TaskConfig(format="cho", positions="coupled", max_position=64, max_digits=10))
-    assert "`max_position` = 64" in text and "10-digit training problem" in text
-    assert "up to **62 digits**" in text          # Task.longest_operand(): 64 IDs, 2 of them not digits
+def test_placement_reads_the_task_limits():
+    got = coupling.placement(TaskConfig(format="cho", positions="coupled", max_position=64, max_digits=10))
+    assert got == {"max_position": 64, "starts of a 10-digit training problem": "1–53",
+                   "longest test operand (digits)": 62}          # Task.longest_operand(): 64 IDs, 2 of them not digits
 
 
 def test_check_balanced():
@@ -60,68 +60,96 @@ def test_check_balanced():
         coupling.check_balanced({**good, "uniform": {"10 dig": 0.5}}, 10)
 
 
-def test_plain_and_errors_text_use_their_numbers():
-    b = band((1.0, 0.99, 0.55, 0.3, 0.1, 0.0, 0.0))
-    text = coupling.plain_text(b, 10)
-    assert "worst seed 94.0% at 10 digits" in text and "**10** (between 10 and 14 digits)" in text
-    assert "55.0% at 15 digits and 30.0% at 20" in text and "from 50.0% to 56.0%" in text
-    per = {25: {s: 0.8 for s in range(26)}}
-    assert "**5.2** answer digits" in coupling.errors_text(per, 25, seed=2) and "the 26 answer digits" in \
-        coupling.errors_text(per, 25, seed=2)
+def test_check_plain_passes_and_names_each_failure():
+    b = band((1.0, 0.99, 0.55, 0.3, 0.1, 0.0, 0.0))            # worst seed at 10: 94%
+    good = {**b, 10: (1.0, 0.99, 1.0), 15: (0.5, 0.2, 0.9)}
+    coupling.check_plain(good, 10, 10)
+    with pytest.raises(ClaimFailed, match=r"every seed of plain coupling should master 10 digits.*got 94\.0%"):
+        coupling.check_plain({**good, 10: b[10]}, 10, 10)
+    with pytest.raises(ClaimFailed, match=r"generalizable length should be its trained length \(10\); got 15"):
+        coupling.check_plain(good, 15, 10)
+    with pytest.raises(ClaimFailed, match=r"far apart at 15 digits.*got 50\.0% to 60\.0%"):
+        coupling.check_plain({**good, 15: (0.55, 0.5, 0.6)}, 10, 10)
 
 
-def test_setup_text_reads_the_entry_and_records():
+def test_errors_per_problem_and_check_spread():
+    per = {s: 0.8 for s in range(26)}
+    assert coupling.errors_per_problem(per) == pytest.approx(5.2)
+    assert coupling.errors_per_problem(per, below=10) == pytest.approx(2.0)
+    coupling.check_spread(per, 10)
+    with pytest.raises(ClaimFailed, match=r"more than one answer digit per problem wrong here; got 0\.26"):
+        coupling.check_spread({s: 0.99 for s in range(26)}, 10)
+    only_new = {**{s: 1.0 for s in range(10)}, **{s: 0.7 for s in range(10, 26)}}
+    with pytest.raises(ClaimFailed, match=r"among the 10 lowest; got 0\.00 of 4\.80\. Then the errors sit only"):
+        coupling.check_spread(only_new, 10)
+
+
+def test_setup_reads_the_entry_and_records():
     records = [{"train_seconds": 100.0, "n_parameters": 1234, "metrics": {"eval_n": 500}},
                {"train_seconds": 330.0, "n_parameters": 1234, "metrics": {"eval_n": 500}}]
-    text = coupling.setup_text(zoo.entry("nb05-plain-s0"), records)
-    assert "1,234 parameters" in text and "100 s to 5.5 minutes" in text and "500 problems per length" in text
+    got = coupling.setup(zoo.entry("nb05-plain-s0"), records)
+    assert got["parameters"] == 1234 and got["train s (one CPU core)"] == "100–330"
+    assert got["test problems per length"] == 500 and got["layers"] == 1 and got["steps"] == 2000
 
 
 # -- section 3: the ablation --------------------------------------------------------------------------
 
-def ablation_data(both40=0.97, bias_closing=True, bias_digit=0.99):
+def ablation_data():
     em = {"plain": {s: curve((1, 0.99, 0.5, 0.2, 0.05, 0.0, 0.0)) for s in range(3)},
           "bias": {s: curve((1, 1, 0.99, 0.97, 0.8, 0.3, 0.2 + 0.1 * s)) for s in range(3)},
-          "pack": {s: curve((1, 1, 1, 1, 0.99, 0.97, 0.96)) for s in range(3)},
-          "both": {s: curve((1, 1, 1, 1, 1, 0.99, both40)) for s in range(3)}}
-    digit = bias_digit if bias_closing else 0.9
-    per = {"bias": {s: {30: {k: digit for k in range(31)}} for s in range(3)},
-           "pack": {s: {30: {k: 0.999 for k in range(31)}, 40: {k: 0.9995 for k in range(41)}} for s in range(3)},
-           "both": {s: {40: {**{k: 1.0 for k in range(40)}, 40: 0.97}} for s in range(3)}}
+          "pack": {s: curve((1, 1, 1, 1, 0.99, 0.9, 0.96)) for s in range(3)},
+          "both": {s: curve((1, 1, 1, 1, 1, 0.99, 0.97)) for s in range(3)}}
+    per = {"bias": {s: {30: {k: 0.995 for k in range(31)}, 40: {k: 0.99 for k in range(41)}} for s in range(3)},
+           "pack": {s: {30: {k: 0.9999 for k in range(31)}, 40: {k: 0.9999 for k in range(41)}} for s in range(3)},
+           "both": {s: {n: {**{k: 1.0 for k in range(n)}, n: 0.97 if n == 40 else 0.99} for n in (30, 40)}
+                    for s in range(3)}}
     gen = {"plain": 10, "bias": 20, "pack": 40, "both": 40}
-    bands = {m: {n: (v, v - 0.02, v) for n, v in c[0].items()} for m, c in em.items()}
+    bands = {"pack": {30: (0.99, 0.89, 1.0), 40: (0.987, 0.9, 1.0)}, "both": {30: (0.993, 0.98, 1.0), 40: (0.96, 0.8, 1.0)}}
     return em, per, gen, bands
 
 
 def test_check_changes_passes_and_names_the_failing_step():
-    em, per, gen, bands = ablation_data(bias_digit=0.995)     # 31 x 0.005 errors: 54.5% fail on the `$` alone
-    ablation.check_changes(gen, em, per, longest=40)
-    with pytest.raises(ClaimFailed, match=r"relative bias should lift the generalizable length above plain coupling; "
-                                          r"got 10 against 10"):
-        ablation.check_changes({**gen, "bias": 10}, em, per, longest=40)
+    em, per, gen, bands = ablation_data()          # bias at 30: 31 x 0.005 wrong digits, 30% EM: 54.5% fail on `$`
+    ablation.check_changes(gen, em, per, bands, longest=40)
+    with pytest.raises(ClaimFailed, match=r"each change should lift the generalizable length.*got 10, 10, 40"):
+        ablation.check_changes({**gen, "bias": 10}, em, per, bands, longest=40)
     with pytest.raises(ClaimFailed, match="both changes should hold up to the longest test"):
-        ablation.check_changes({**gen, "both": 30, "pack": 30}, em, per, longest=40)
-    em_bad, per_bad, _, _ = ablation_data(bias_closing=False)
+        ablation.check_changes({**gen, "both": 30, "pack": 30}, em, per, bands, longest=40)
+    bad = {**per, "bias": {s: {30: {k: 0.9 for k in range(31)}} for s in range(3)}}
     with pytest.raises(ClaimFailed, match="fail only on the closing `\\$`"):
-        ablation.check_changes(gen, em_bad, per_bad, longest=40)
+        ablation.check_changes(gen, em, bad, bands, longest=40)
+    bad = {**per, "pack": {**per["pack"], 2: {30: {k: 0.99 for k in range(31)}, 40: per["pack"][0][40]}}}
+    with pytest.raises(ClaimFailed, match=r"with \+ packing the digits below the final carry should be right.*got 0\.300"):
+        ablation.check_changes(gen, em, bad, bands, longest=40)
+    with pytest.raises(ClaimFailed, match="the final carry right, yet exact match lost"):
+        ablation.check_changes(gen, {**em, "pack": {s: curve((1,) * 7) for s in range(3)}}, per, bands, longest=40)
+    with pytest.raises(ClaimFailed, match=r"final carry should account for nearly all of the loss.*seed 0: 7\.0%"):
+        ablation.check_changes(gen, {**em, "both": {s: curve((1, 1, 1, 1, 1, 0.99, 0.9)) for s in range(3)}}, per,
+                               bands, longest=40)
+    with pytest.raises(ClaimFailed, match="not be separated by three seeds"):
+        ablation.check_changes(gen, em, per, {**bands, "pack": {n: (1.0, 1.0, 1.0) for n in (30, 40)}}, longest=40)
 
 
-def test_changes_text_renders_the_seeds_numbers():
-    em, per, gen, bands = ablation_data()
-    text = ablation.changes_text(em, bands, gen, per)
-    assert "from 10 to 20 digits" in text and "(40 digits: 20.0%, 30.0%, 40.0%)" in text
-    assert "errors sum to 0.310 per problem" in text and "at least 39% of the" in text   # 1 - 0.31 - 0.3
-    assert "seed 1 gets it right in 97.0% of the 40-digit problems" in text
+def test_end_rows_and_check_cost():
+    em, per, _, _ = ablation_data()
+    rows = ablation.end_rows(em, per)
+    assert rows["+ packing, seed 0"] == {"EM 30": 0.9, "wrong digits 30": "0.003", "final carry 30": 0.9999,
+                                         "EM 40": 0.96, "wrong digits 40": "0.004", "final carry 40": 0.9999}
+    board = {"methods": {"nb05-pack": {"train_seconds": [170.0, 166.0, 174.0]},
+                         "nb05-both": {"train_seconds": [252.0, 292.0, 260.0]}}}
+    ablation.check_cost(board)
+    board["methods"]["nb05-pack"]["train_seconds"] = [300.0]
+    with pytest.raises(ClaimFailed, match=r"packing alone should train faster.*got 300 s against 260 s"):
+        ablation.check_cost(board)
 
 
-def test_check_live_and_live_text():
+def test_check_live():
     good = {"plain": {10: 1.0, 30: 0.0}, "both": {10: 1.0, 30: 0.98}}
     ablation.check_live(good)
     with pytest.raises(ClaimFailed, match=r"plain coupling should fail at 30 digits.*got 80\.0%"):
         ablation.check_live({**good, "plain": {10: 1.0, 30: 0.8}})
     with pytest.raises(ClaimFailed, match=r"both changes should hold at 30 digits.*got 50\.0%"):
         ablation.check_live({**good, "both": {10: 1.0, 30: 0.5}})
-    assert "300 new problems" in ablation.live_text(good, 300) and "and 98.0%" in ablation.live_text(good, 300)
 
 
 def test_check_board_compares_the_generalizable_lengths():
@@ -155,16 +183,19 @@ def test_trained_length_check_live_messages():
     trained_length.check_live(live, {5: 20}, {5: 60}, {5: 0.8}, 120)     # digits not claimed right at 120
 
 
-def test_gen_and_failures_text():
-    fig3 = {5: {0: {5: 1.0}, 1: {5: 1.0}}, 10: {0: {10: 1.0}}}
-    text = trained_length.gen_text(fig3, {5: 30, 10: 40}, {5: 120, 10: 120}, 120)
-    assert "**30** when trained on 1–5 (6.0× the trained length)" in text and "**120**, **120** digits (1–5, 1–10)" in text
-    assert "Seeds per trained length: 2, 1." in text
-    fail = {5: {"length": "40", "digits below the final carry (worst)": 0.99, "final carry": 0.3, "exact match": 0.25},
-            10: {"length": "60", "digits below the final carry (worst)": 0.98, "final carry": 0.5, "exact match": 0.4}}
-    text = trained_length.failures_text(fail)
-    assert "trained on 1–5, at 40 digits" in text and "only 30.0%" in text and "exact match 25.0%" in text
-    assert "Trained on 1–10, at 60 digits: digits 98.0%, final carry 50.0%, exact match 40.0%." in text
+def test_check_figure3_and_failures():
+    trained_length.check_figure3({5: 5, 10: 40}, {5: 120, 10: 120}, 120)
+    with pytest.raises(ClaimFailed, match=r"trained on 1–10, the generalizable length should be at least 10; got 5"):
+        trained_length.check_figure3({5: 5, 10: 5}, {5: 120, 10: 120}, 120)
+    with pytest.raises(ClaimFailed, match=r"stay right to our longest test \(120 digits\) in every seed; got up to 60"):
+        trained_length.check_figure3({5: 5}, {5: 60}, 120)
+    fail = {5: {"length": "10", "digits below the final carry (worst)": 1.0, "final carry": 0.55, "exact match": 0.14},
+            10: {"length": "50", "digits below the final carry (worst)": 0.99, "final carry": 1.0, "exact match": 1.0}}
+    trained_length.check_failures(fail)
+    with pytest.raises(ClaimFailed, match=r"trained on 1–10, past the generalizable length the digits.*got 80\.0%"):
+        trained_length.check_failures({**fail, 10: {**fail[10], "digits below the final carry (worst)": 0.8}})
+    with pytest.raises(ClaimFailed, match=r"trained on 1–5, the final carry should fail.*got 95\.0%"):
+        trained_length.check_failures({**fail, 5: {**fail[5], "final carry": 0.95}})
 
 
 def test_curves_refuse_when_nothing_is_built_and_the_figure_meets_the_standard():
@@ -184,11 +215,26 @@ def test_sink_checks_and_texts():
     sink.check_live3({5: {5: 1.0, 30: 0.9}}, {5: 30})
     with pytest.raises(ClaimFailed, match="generalizable length 30"):
         sink.check_live3({5: {5: 1.0, 30: 0.5}}, {5: 30})
-    text = sink.figure3_text({5: 30, 10: 120}, {5: 20}, 120)
-    assert "**30** for 1–5 (without: 20)" in text and "**120** for 1–10 (five seeds)" in text
-    lengths = {n: {"median": 0.9, "min": 0.8, "max": 1.0} for n in (40, 60, 70, 80, 120)}
-    boards = ({"methods": {"nb05-sink": {"seeds": [0, 1, 2, 3, 4], "lengths": lengths, "train_seconds": [300.0, 400.0],
-                                         "generalizable_length": 120}}},
-              {"methods": {"nb05-len10": {"lengths": {**lengths, 40: {"median": 0.7, "min": 0.33, "max": 1.0}}}}})
-    text = sink.sink_text(*boards)
-    assert "Over 5 seeds" in text and "without the sink 33.0%" in text and "300–400 s" in text and "**120**" in text
+    sink.check_figure3({5: 5, 10: 40}, {5: 30, 10: 120}, 120)
+    with pytest.raises(ClaimFailed, match=r"trained on 1–5, the sink should lift the generalizable length; got 5 against 5"):
+        sink.check_figure3({5: 5}, {5: 5}, 120)
+    with pytest.raises(ClaimFailed, match=r"trained on 1–10 with the sink.*longest test \(120\); got 100"):
+        sink.check_figure3({10: 40}, {10: 100}, 120)
+
+
+def sink_boards(median70=0.99, worst40=0.95, without40=0.6, gen=120):
+    lengths = {n: {"median": 1.0, "min": 1.0, "max": 1.0} for n in (40, 60, 70, 120)}
+    return ({"methods": {"nb05-sink": {"generalizable_length": gen, "lengths": {
+                **lengths, 70: {"median": median70, "min": 0.9, "max": 1.0}, 40: {"median": 1.0, "min": worst40}}}}},
+            {"methods": {"nb05-len10": {"lengths": {60: {"median": 0.7}, 40: {"median": 0.96, "min": without40}}}}})
+
+
+def test_sink_check_targets():
+    sink.check_targets(*sink_boards())
+    with pytest.raises(ClaimFailed, match=r"median at 70 digits should reach 95% and the worst seed at 40 90%; got "
+                                          r"median at 70 90\.0%, worst at 40 95\.0%"):
+        sink.check_targets(*sink_boards(median70=0.9))
+    with pytest.raises(ClaimFailed, match="without the sink the same recipe should miss both targets"):
+        sink.check_targets(*sink_boards(without40=0.95))
+    with pytest.raises(ClaimFailed, match=r"reach our longest test \(120 digits\); got 70"):
+        sink.check_targets(*sink_boards(gen=70))

@@ -1,4 +1,4 @@
-"""Notebook 05 section 8's prose and claim checks (lengen_utils.course.ch05_coupling.minesweeper), on planted
+"""Notebook 05 section 8's claim checks (lengen_utils.course.ch05_coupling.minesweeper), on planted
 numbers."""
 from __future__ import annotations
 
@@ -54,12 +54,12 @@ def test_check_row_start_and_its_messages():
         mine.check_row_start(split, {"taller": 0.5, "wider": 0.4})
 
 
-def test_ours_text_renders_the_leaderboard_numbers():
-    b = board({mine.OURS: {w: v for w, v in zip(WIDTHS, (1.0, 1.0, 0.987, 0.953, 0.5))},
-               mine.OURS_NOPE: {w: v for w, v in zip(WIDTHS, (0.02, 0.0, 0.0, 0.0, 0.0))}})
-    text = mine.ours_text(b)
-    assert "**98.7%** at width 12" in text and "**95.3%** at width 14" in text and "50.0% at width 20" in text
-    assert "400 cells" in text and "at most 81 in training" in text and "median 2.0% at width 5" in text
+def test_check_widest_reads_the_widest_test_board():
+    b = board({mine.OURS: {w: v for w, v in zip(WIDTHS, (1.0, 1.0, 0.987, 0.953, 0.95))}})
+    mine.check_widest(b)
+    b["methods"][mine.OURS]["lengths"][20]["median"] = 0.5
+    with pytest.raises(ClaimFailed, match=r"median >= 90% at width 20, the widest test; got 50\.0%"):
+        mine.check_widest(b)
 
 
 def _board(shared: float, separate: float) -> dict:

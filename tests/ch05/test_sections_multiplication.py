@@ -33,5 +33,3 @@ def test_check_cho_recipe_messages():
         mul.check_cho_recipe({"a": {**ok, "EM 5": 0.8}})
     with pytest.raises(ClaimFailed, match="units digit .* should be learned.*got 50.0%"):
         mul.check_cho_recipe({"a": {**ok, "units digit": 0.5}})
-    text = mul.cho_text({"a": ok}, 200)
-    assert "200 new problems" in text and "100.0% of the time" in text

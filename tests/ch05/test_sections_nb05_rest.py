@@ -1,7 +1,6 @@
-"""Notebook 05 sections 5, 6 and 9's prose and claim checks (lengen_utils.course: common.baselines,
-ch05_coupling.depth, ch05_coupling.coupling_attention), on planted numbers: each text shows its numbers as ``pct``
-formats them, and each check passes when the claim holds and raises ClaimFailed with its teaching message when it
-does not."""
+"""Notebook 05 sections 5, 6 and 9's measures and claim checks (lengen_utils.course: common.baselines,
+ch05_coupling.depth, ch05_coupling.coupling_attention), on planted numbers: each check passes when the claim holds
+and raises ClaimFailed with its teaching message when it does not."""
 from __future__ import annotations
 
 import matplotlib
@@ -87,29 +86,6 @@ def test_check_needs_and_checks_the_unmastered_seeds():
         baselines.check(few, planted_live(), unmastered={f"nb05-base-{m}": [0.5] for m in ("ape", "rsape", "nope")})
 
 
-def test_leaderboard_text_uses_the_board_and_the_live_numbers():
-    text = baselines.leaderboard_text(planted_board(), planted_live())
-    assert "APE (2 layers, 10,000 steps) 0.0%; random-start APE (3 layers, 10,001 steps) 1.0%" in text
-    assert "ALiBi (2 layers, 10,004 steps) 4.0%" in text
-    assert "plain coupling (1 layer, 8,000 steps) keeps 61.0% at 15 digits" in text
-    assert "our variant 97.3% at 40 digits" in text
-    assert "masters 1–10 digits with 2 layers and 20,000 steps and is at 31.0% at 15 digits (median; live, seed 0: " \
-           "25.6%): at our scale" in text
-    assert "seed 0 is at 87.4% at 12 digits, and at 15 digits the median over 2 seed(s) is 42.0%" in text
-    high = baselines.leaderboard_text(planted_board(**{"base-abacus": {"lengths": {10: {"median": 1.0},
-                                                                                   15: {"median": 0.7}}}}), planted_live())
-    assert "is at 70.0% at 15 digits" in high and "at our scale" not in high
-    out = baselines.leaderboard_text(planted_board(**{"base-abacus": {"mastered": False, "steps": 20_000}}),
-                                     planted_live())
-    assert "does not master 1–10 digits with 2 layer(s) and 20,000 steps (median 100.0% at 10 digits)" in out
-
-
-def test_summary_lists_the_falling_baselines():
-    text = baselines.summary(planted_board())
-    assert "APE 0.0%, random-start APE 1.0%, NoPE 2.0%, RoPE 3.0%, ALiBi 4.0% at 15" in text
-    assert "61.0% for plain coupling and 99.5% for our variant" in text
-
-
 # -- section 6: depth --------------------------------------------------------------------------------------------
 
 DEPTH_LENGTHS = (5, 10, 15, 20, 30)
@@ -120,22 +96,25 @@ def depth_curves(at15, at20, at30=0.0, seeds=3, worst10=0.97):
             for s in range(seeds)}
 
 
-def test_depth_rows_text_and_summary():
+def test_depth_rows_and_check_curves():
     planted = {1: depth_curves(0.6, 0.2), 2: depth_curves(0.97, 0.4, 0.05), 3: depth_curves(0.8, 0.3, seeds=2)}
     seconds = {1: [100.0, 120.0, 110.0], 2: [200.0, 220.0, 210.0], 3: [300.0, 360.0]}
     rows = depth.rows(planted, seconds)
     assert rows["1 layer"]["15 dig"] == "61.0 [60.0–62.0]" and rows["2 layers"]["gen. length"] == "15"
     assert rows["3 layers"]["train time"] == "300 s, 360 s" and rows["3 layers"]["seeds"] == "2"
-    text = depth.text(planted, seconds)
-    assert "worst seed at 10 digits: 97.0%, 97.0%, 97.0%" in text
-    assert "**10** with 1 layer, **15** with 2 layers, **10** with 3 layers" in text
-    assert "at 15 digits is 61.0%, 98.0%, 80.5% and at 20 digits 20.0%, 40.0%, 30.0% (1, 2, 3 layers)" in text
-    assert "no depth is above 5.0%" in text
-    assert "3 for 1 layer, 3 for 2 layers, 2 for 3 layers (fewer than 3" in text
-    assert "3-layer model costs about 3.0 times" in text               # median 330 s against 110 s
-    assert "(fewer than 3" not in depth.text({1: planted[1], 2: planted[2]}, seconds)
-    assert "generalizable length 10 with 1 layer, 15 with 2 layers, 10 with 3 layers;" in depth.summary(planted)
     assert depth.layers(1) == "1 layer" and depth.layers(3) == "3 layers"
+    fine = {1: planted[1], 3: planted[3]}
+    depth.check_curves(fine, seconds)
+    with pytest.raises(ClaimFailed, match=r"with 2 layers the generalizable length should stay at 10; got 15"):
+        depth.check_curves(planted, seconds)
+    with pytest.raises(ClaimFailed, match=r"every seed with 1 layer should master 10 digits.*got 90\.0%"):
+        depth.check_curves({**fine, 1: depth_curves(0.6, 0.2, worst10=0.9)}, seconds)
+    with pytest.raises(ClaimFailed, match=r"with 3 layers the median at 30 digits should be near zero.*got 20\.0%"):
+        depth.check_curves({**fine, 3: depth_curves(0.8, 0.3, at30=0.2)}, seconds)
+    with pytest.raises(ClaimFailed, match=r"3 layers should keep more than 1 layer at 15 digits.*got 50\.5% against 61\.0%"):
+        depth.check_curves({**fine, 3: depth_curves(0.5, 0.3, seeds=2)}, seconds)
+    with pytest.raises(ClaimFailed, match=r"a 3-layer step should cost more.*got 50 s against 110 s"):
+        depth.check_curves(fine, {**seconds, 3: [50.0]})
 
 
 def test_depth_check_live():
@@ -163,15 +142,16 @@ def test_bias_table_reads_the_relative_bias_and_refuses_a_model_without_one():
         ca.bias_table(torch.nn.Linear(2, 2))
 
 
-def test_peaks_margin_text_and_check():
+def test_peaks_heights_rows_and_check():
     assert ca.peaks(D, BIAS) == {0: 0, 1: -1}
-    assert ca.margin(BIAS) == pytest.approx(4.5)                    # (4 - 0 + 5 - (-1 + 1) / 2) / 2
-    text = ca.peaks_text(D, BIAS)
-    assert "head 0 at $d = 0$, head 1 at $d = -1$" in text and "stands 4.5 above the far bucket ($|d| \\geq 3$)" in text
-    assert "a factor of about 90 in attention weight" in text        # e^4.5
+    assert list(ca.heights(BIAS)) == pytest.approx([4.0, 5.0])      # the peak above the mean of the two border entries
+    assert ca.peak_rows(D, BIAS) == {"head 0": {"peak at d": 0, "above the far bucket": 4.0, "weight factor": 55},
+                                     "head 1": {"peak at d": -1, "above the far bucket": 5.0, "weight factor": 148}}
     ca.check_peaks(D, BIAS)
     with pytest.raises(ClaimFailed, match=r"one at d = 0 \(the carry head\); got peaks at -1\. Without them"):
         ca.check_peaks(D, BIAS[[1, 1]])
+    with pytest.raises(ClaimFailed, match=r"every head's peak should stand >= 3.0 above the far bucket; got 1\.0, 5\.0"):
+        ca.check_peaks(D, np.vstack([BIAS[0] / 4, BIAS[1]]))
     fig = ca.plot_bias(D, BIAS, "the learned bias")
     assert fig.axes[0].get_title() == "the learned bias"
 
@@ -179,13 +159,9 @@ def test_peaks_margin_text_and_check():
 MASS = {"both": (0.93, 0.85), "plain": (0.42, 0.37)}
 
 
-def test_best_heads_mass_text_and_check():
+def test_best_heads_and_check_mass():
     best = ca.best_heads({"both": {-1: np.array([0.2, 0.93]), 0: np.array([0.85, 0.1])}})
     assert best == {"both": (0.93, 0.85)}
-    text = ca.mass_text(MASS, 30)
-    assert "On 30-digit sums, the best head of our variant puts 93.0%" in text and "the best other head 85.0%" in text
-    assert "manage 42.0% and 37.0%" in text
-    assert "they put 93.0% and 85.0% of their attention" in ca.summary(MASS)
     ca.check_mass(MASS)
     with pytest.raises(ClaimFailed, match=r"at least 80% of their attention on ID j − 1 and on ID j; got 93\.0% and 70\.0%"):
         ca.check_mass({**MASS, "both": (0.93, 0.7)})
@@ -235,11 +211,9 @@ def test_check_fire_names_each_failure(board, facts, match, monkeypatch):
         baselines.check_fire(board)
 
 
-def test_check_fire_passes_on_a_consistent_board_and_the_text_shows_its_numbers(monkeypatch):
+def test_check_fire_passes_on_a_consistent_board_and_returns_its_facts(monkeypatch):
     monkeypatch.setattr(baselines, "fire_facts", lambda b: ([511.0, 512.0], 130))
-    facts = baselines.check_fire(_fire_board())
-    text = baselines.fire_text(_fire_board(), *facts)
-    assert "511–512" in text and "130 positions" in text and "30.0%" in text
+    assert baselines.check_fire(_fire_board()) == ([511.0, 512.0], 130)
 
 
 def test_fire_facts_reads_the_learned_thresholds_of_the_built_model():

@@ -46,14 +46,31 @@ def board(method: str, entries: list[str], lengths: dict[int, tuple[float, float
                                  "lengths": {n: {"median": m, "min": lo, "max": m} for n, (m, lo) in lengths.items()}}}}
 
 
-def test_reach_text_uses_the_boards_numbers():
+def reach_boards(worst100=0.996, at500=(0.0, 0.0, 0.665), at1000=(0.0, 0.0, 0.035), median1000=0.99):
     seeds = board(reach.OURS, [f"flagship-reach-s{s}" for s in range(5)],
-                  {10: (1.0, 1.0), 100: (1.0, 0.996), 500: (1.0, 0.97), 1000: (0.99, 0.93)}, [150.0, 170.0])
-    knobs = board(reach.PACKS[8], ["nb05-reach-pack8-s0"], {100: (1.0, 1.0), 200: (0.88, 0.88), 500: (0.0, 0.0), 1000: (0.0, 0.0)}, [210.0])
-    text = reach.reach_text(seeds, knobs)
-    for part in ("99.0% at 1000 digits", "worst seed 93.0%", "worst seed 97.0% at 500", "at least 99.6%",
-                 "8 problems per sequence: 88.0% at 200, 0.0% at 500, 0.0% at 1000 digits", "but not to 1000 digits", "5 seeds", "2.5 minutes"):
-        assert part in text, part
+                  {10: (1.0, 1.0), 100: (1.0, worst100), 500: (1.0, 0.97), 1000: (median1000, 0.93)}, [150.0, 170.0])
+    knobs = {"methods": {}}
+    for (p, m), a, b in zip(sorted(reach.PACKS.items()), at500, at1000):
+        knobs["methods"].update(board(m, [f"{m}-s0"], {100: (1.0, 1.0), 500: (a, a), 1000: (b, b)}, [210.0])["methods"])
+    return seeds, knobs
+
+
+def test_check_boards_passes_and_names_each_failure():
+    reach.check_boards(*reach_boards())
+    with pytest.raises(ClaimFailed, match=r"should add 1000-digit numbers \(median >= 95%\); got 80\.0%"):
+        reach.check_boards(*reach_boards(median1000=0.8))
+    with pytest.raises(ClaimFailed, match=r"up to 100 digits; got 90\.0%"):
+        reach.check_boards(*reach_boards(worst100=0.9))
+    with pytest.raises(ClaimFailed, match=r"push the reach out \(median at 500 digits never lower\); got 0\.0%, 50\.0%, 10\.0%"):
+        reach.check_boards(*reach_boards(at500=(0.0, 0.5, 0.1)))
+    with pytest.raises(ClaimFailed, match=r"no packing should reach 1000 digits.*got 0\.0%, 0\.0%, 60\.0%"):
+        reach.check_boards(*reach_boards(at1000=(0.0, 0.0, 0.6)))
+
+
+def test_reach_curves_label_the_rows():
+    seeds, knobs = reach_boards()
+    knobs = {"methods": {reach.PACKS[8]: knobs["methods"][reach.PACKS[8]]}}
+    assert reach.knob_labels(knobs) == {reach.PACKS[8]: "no table, 8 problems per sequence"}
     curves = reach.reach_curves(seeds, knobs)
     assert set(curves) == {"no table, 8 problems per sequence",
                            f"no table, {entry('flagship-reach-s0').task.pack} per sequence + scalable softmax (median of 5 seeds)"}

@@ -13,7 +13,7 @@ import numpy as np
 from ..common.claims import claim
 from ...analysis.interpret import attention_mass_by_id_offset, mean_attention
 from ...core.model.encodings import RelativeScalarBias
-from ..notebook import pct, render_md
+from ..notebook import pct
 from ..plots import check_figure, series_styles
 from ..plots.style import legend_below
 
@@ -51,26 +51,26 @@ def peaks(d: np.ndarray, bias: np.ndarray) -> dict[int, int]:
     return {h: int(d[np.argmax(bias[h])]) for h in range(len(bias))}
 
 
-def margin(bias: np.ndarray) -> float:
-    """The mean over heads of the peak's height above the far bucket (the mean of the two border entries)."""
-    return float(np.mean([row.max() - row[[0, -1]].mean() for row in bias]))
+def heights(bias: np.ndarray) -> np.ndarray:
+    """Per head, the peak's height above the far bucket (the mean of the two border entries)."""
+    return np.array([row.max() - row[[0, -1]].mean() for row in bias])
 
 
-def peaks_text(d: np.ndarray, bias: np.ndarray) -> str:
-    gap = margin(bias)
-    return render_md(
-        "Each head's bias peaks at one difference: {peaks}. The peak stands {gap:.1f} above the far bucket "
-        "($|d| \\geq {far}$) on average: a factor of about {factor:,.0f} in attention weight, whatever the length.",
-        peaks=", ".join(f"head {h} at $d = {p}$" for h, p in peaks(d, bias).items()), gap=gap, far=int(d.max()),
-        factor=float(np.exp(gap)))
+def peak_rows(d: np.ndarray, bias: np.ndarray) -> dict[str, dict[str, float]]:
+    """Per head: where its bias peaks, how far above the far bucket, and that height as a factor in attention weight."""
+    return {f"head {h}": {"peak at d": p, "above the far bucket": round(float(g), 1), "weight factor": round(float(np.exp(g)))}
+            for (h, p), g in zip(peaks(d, bias).items(), heights(bias))}
 
 
-def check_peaks(d: np.ndarray, bias: np.ndarray) -> None:
-    """One head peaks at d = -1 (the digit sum) and another at d = 0 (the carry), as in Cho's construction."""
+def check_peaks(d: np.ndarray, bias: np.ndarray, min_height: float = 3.0) -> None:
+    """One head peaks at d = -1 (the digit sum) and another at d = 0 (the carry), as in Cho's construction, and every
+    peak stands at least ``min_height`` above the far bucket (a factor of e^3, about 20, in attention weight)."""
     found = set(peaks(d, bias).values())
     claim(found >= {-1, 0}, "the bias should give one head its peak at d = −1 (the digit-sum head) and one at d = 0 "
           "(the carry head)", "peaks at " + ", ".join(str(p) for p in sorted(found)),
           "Without them the model does not read the two columns Cho's adder reads.")
+    claim(heights(bias).min() >= min_height, f"every head's peak should stand >= {min_height} above the far bucket",
+          ", ".join(f"{g:.1f}" for g in heights(bias)), "Then a long input can outvote the peak.")
 
 
 def answer_queries(example) -> list[int]:
@@ -92,13 +92,6 @@ def best_heads(mass: Mapping[str, Mapping[int, np.ndarray]]) -> dict[str, tuple[
     return {m: (float(v[-1].max()), float(v[0].max())) for m, v in mass.items()}
 
 
-def mass_text(best: Mapping[str, tuple[float, float]], length: int = 30) -> str:
-    return render_md(
-        "On {n}-digit sums, the best head of our variant puts {b1:pct} of its attention on the operand digits "
-        "with ID $j - 1$ and the best other head {b0:pct} on the tokens with ID $j$; plain coupling's best heads "
-        "manage {p1:pct} and {p0:pct}: the rest of their attention leaks to the many other digits of a long "
-        "input, which is where section 2's errors come from.", n=length,
-        b1=best["both"][0], b0=best["both"][1], p1=best["plain"][0], p0=best["plain"][1])
 
 
 def check_mass(best: Mapping[str, tuple[float, float]]) -> None:
@@ -124,16 +117,3 @@ def check_heaviest(sum_offsets: Sequence[int], carry_offsets: Sequence[int]) -> 
           f"the {n} answer queries", f"{hits_sum}: {list(sum_offsets)}")
     claim(hits_carry >= n - 2, f"the carry head's heaviest key should have the query's own ID for at least {n - 2} "
           f"of the {n} answer queries", f"{hits_carry}: {list(carry_offsets)}")
-
-
-def summary(best: Mapping[str, tuple[float, float]]) -> str:
-    """The summary's bullet on attention."""
-    return render_md(
-        "* **Attention:** the relative bias gives one head a peak at ID difference −1 (the digit sum) and another "
-        "at 0\n  (the carry), so that at 30 digits they put {b1:pct} and {b0:pct} of their attention where Cho's "
-        "construction\n  puts it.", b1=best["both"][0], b0=best["both"][1])
-
-
-__all__ = ["bias_table", "plot_bias", "peaks", "margin", "peaks_text", "check_peaks", "answer_queries",
-           "id_offset_mass", "best_heads", "mass_text", "check_mass", "heaviest_key_offsets", "check_heaviest",
-           "summary"]

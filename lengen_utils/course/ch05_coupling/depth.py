@@ -1,8 +1,5 @@
-"""Notebook 05, section 6: depth (Cho et al. Figure 4): plain coupling with 1, 2 and 3 layers at the same budget.
-
-Curves and training times come from the zoo manifest (tags ``nb05`` and ``nb05-depth``); the live check takes
-exact matches the notebook measures on loaded checkpoints.
-"""
+"""Notebook 05, section 6: depth (Cho et al. Figure 4): plain coupling with 1, 2 and 3 layers at the same budget
+(manifest tags ``nb05`` and ``nb05-depth``; live exact matches on loaded checkpoints)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -11,7 +8,7 @@ import numpy as np
 
 from ..common.claims import claim
 from ...analysis.generalization import generalizable_length, median_and_range
-from ..notebook import pct, render_md
+from ..notebook import pct
 from ...lab.zoo import manifest_record
 from ..common.seeds import Curves, built_entries, seed_curves
 
@@ -29,7 +26,6 @@ def curves() -> dict[int, Curves]:
 
 
 def entries(depth: Mapping[int, Curves]) -> dict[int, list[str]]:
-    """``{layers: [entry names of the built seeds]}``."""
     return {L: [built_entries(METHODS[L])[s] for s in depth[L]] for L in depth}
 
 
@@ -48,23 +44,23 @@ def rows(depth: Mapping[int, Curves], seconds: Mapping[int, list[float]]) -> dic
     return out
 
 
-def text(depth: Mapping[int, Curves], seconds: Mapping[int, list[float]], trained: int = 10) -> str:
-    """Every depth masters the trained lengths; the generalizable lengths, the medians just beyond, the cost."""
+def check_curves(depth: Mapping[int, Curves], seconds: Mapping[int, list[float]], trained: int = 10) -> None:
+    """From the manifest: every depth masters the trained length in every seed and generalizes no further; the
+    deepest keeps more than one layer just past it (median at 15 digits); at 30 digits every depth is near zero; a
+    deeper step costs more time."""
     band = {L: median_and_range(c) for L, c in depth.items()}
-    gen = {L: generalizable_length(c) for L, c in depth.items()}
-    seeds = {L: len(c) for L, c in depth.items()}
-    at = lambda n: ", ".join(pct(band[L][n][0]) for L in depth)  # noqa: E731
-    return render_md(
-        "At the same budget every depth masters the trained lengths (worst seed at {k} digits: {lo10}). The "
-        "generalizable length is {gens}. Beyond it the median at 15 digits is {m15} and at 20 digits {m20} "
-        "({which}); at 30 digits no depth is above {m30:pct}. Seeds: {seeds}{few}. A step of the {deep}-layer "
-        "model costs about {cost:.1f} times a 1-layer step (median training times).",
-        k=trained, lo10=", ".join(pct(band[L][trained][1]) for L in depth),
-        gens=", ".join(f"**{gen[L]}** with {layers(L)}" for L in depth), m15=at(15), m20=at(20),
-        which=", ".join(str(L) for L in depth) + " layers", m30=max(band[L][30][0] for L in depth),
-        seeds=", ".join(f"{seeds[L]} for {layers(L)}" for L in depth),
-        few=" (fewer than 3: read those medians as indications)" if min(seeds.values()) < 3 else "",
-        deep=max(depth), cost=np.median(seconds[max(depth)]) / np.median(seconds[1]))
+    for L, c in depth.items():
+        claim(band[L][trained][1] >= 0.95, f"every seed with {layers(L)} should master {trained} digits (>= 95%)",
+              pct(band[L][trained][1]), "A model that fails in distribution says nothing about depth and length.")
+        claim(generalizable_length(c) == trained, f"with {layers(L)} the generalizable length should stay at "
+              f"{trained}", str(generalizable_length(c)), "If depth now buys length, the verdict on depth must change.")
+        claim(band[L][30][0] <= 0.05, f"with {layers(L)} the median at 30 digits should be near zero (<= 5%)",
+              pct(band[L][30][0]))
+    deep = max(depth)
+    claim(band[deep][15][0] > band[1][15][0], f"{layers(deep)} should keep more than 1 layer at 15 digits (median)",
+          f"{pct(band[deep][15][0])} against {pct(band[1][15][0])}")
+    claim(np.median(seconds[deep]) > np.median(seconds[1]), f"a {deep}-layer step should cost more than a 1-layer "
+          "step (median training seconds)", f"{np.median(seconds[deep]):.0f} s against {np.median(seconds[1]):.0f} s")
 
 
 def check_live(live: Mapping[int, Mapping[int, float]], trained: int = 10, far: int = 30) -> None:
@@ -74,14 +70,3 @@ def check_live(live: Mapping[int, Mapping[int, float]], trained: int = 10, far: 
               pct(em[trained]), "A model that fails in distribution says nothing about depth and length.")
         claim(em[far] <= 0.1, f"plain coupling with {layers(L)} should not reach {far} digits (<= 10%) at this "
               "budget", pct(em[far]), "If depth now carries it there, the text's verdict on depth must change.")
-
-
-def summary(depth: Mapping[int, Curves]) -> str:
-    """The summary's bullet on depth."""
-    return render_md(
-        "* **Depth** (Cho Figure 4), plain coupling at equal budget: generalizable length {gens}; depth is not what "
-        "makes\n  coupling generalize at this scale.",
-        gens=", ".join(f"{generalizable_length(c)} with {layers(L)}" for L, c in depth.items()))
-
-
-__all__ = ["METHODS", "layers", "curves", "entries", "train_seconds", "rows", "text", "check_live", "summary"]

@@ -10,8 +10,7 @@ import numpy as np
 
 from ..common.claims import claim
 from ...lab.leaderboard import leaderboard
-from ..notebook import pct, render_md
-from ...lab.zoo import entry
+from ..notebook import pct
 from ..common.seeds import of_recipe
 
 CHO_TAGS = ("nb05-mul-cho", "nb05-mul-long")
@@ -47,13 +46,6 @@ def check_cho_recipe(live: dict[str, dict[str, float]]) -> None:
           pct(best_units))
 
 
-def cho_text(live: dict[str, dict[str, float]], n: int) -> str:
-    return render_md(
-        "Live, on {n} new problems per length: the best run gets {worst:pct} of the 5- and 10-digit products exactly "
-        "right. The units digit ($a_0 b_0 \\bmod 10$, which needs only the two tokens coupled with it) is right up "
-        "to {u:pct} of the time, the product digits 1 to 9 only {mid:pct} on average at best: about one in ten, a "
-        "guess.", n=n, worst=max(max(r["EM 5"], r["EM 10"]) for r in live.values()),
-        u=max(r["units digit"] for r in live.values()), mid=max(r["digits 1–9 (mean)"] for r in live.values()))
 
 
 def _median(live: dict[str, dict[int, float]], method: str, length: int) -> float:
@@ -76,23 +68,6 @@ def check_ours(live: dict[str, dict[int, float]], trained: int) -> None:
           "our scale: say so.")
 
 
-def ours_text(board: dict) -> str:
-    """Our recipe from the leaderboard: budget, in-distribution and 2x / 3x medians, and the 1-layer model."""
-    two, one = board["methods"][OURS[2]], board["methods"][OURS[1]]
-    e = entry(two["entries"][0])
-    k = e.task.max_digits
-    seconds = two["train_seconds"] + one["train_seconds"]
-    return render_md(
-        "Over {seeds} seeds, trained on 1–{k} digit multiplicands ({steps:,} steps of {batch} problems, {heads} "
-        "heads, {lo:dur} to {hi:dur} of training per model on one CPU core): two layers reach a median of "
-        "{m_k:pct} at {k} digits, **{m_2k:pct}** at {k2} digits and **{m_3k:pct}** at {k3} (worst seed "
-        "{w_3k:pct}), and {m_top:pct} at {top} digits. One layer, same budget: {o_k:pct} at {k} digits. Cho et al. "
-        "(paper, Figure 8): one layer fails even in training, two or more generalize, trained on 1–40 digits at GPU "
-        "scale.", seeds=len(two["seeds"]), k=k, steps=e.train.steps, batch=e.train.batch_size * e.task.pack,
-        heads=e.model.n_heads, lo=min(seconds), hi=max(seconds), m_k=two["lengths"][k]["median"],
-        k2=2 * k, m_2k=two["lengths"][2 * k]["median"], k3=3 * k, m_3k=two["lengths"][3 * k]["median"],
-        w_3k=two["lengths"][3 * k]["min"], top=max(two["lengths"]), m_top=two["lengths"][max(two["lengths"])]["median"],
-        o_k=one["lengths"][k]["median"])
 
 
 def check_ids(example, ids) -> None:
@@ -103,14 +78,3 @@ def check_ids(example, ids) -> None:
     claim(len(set(units)) == 1 and len(units) == 3, "the three units digits (multiplicand, multiplier, product) "
           "should share one ID", f"IDs {units}")
     claim(len(set(tens)) == 1 and len(tens) == 3, "the three tens digits should share one ID", f"IDs {tens}")
-
-
-def summary(live: dict[str, dict[str, float]]) -> str:
-    """The notebook summary's bullet on the paper's recipe at our scale (live, seed 0 of each run)."""
-    return render_md(
-        "* **N × 2 multiplication** (Cho Section 6.1): one layer fails even on the trained lengths, as in the "
-        "paper, and\n  so do two layers at our budget (best exact match at 10 digits: {m10:pct}); a model that "
-        "fails in\n  distribution has no generalizable length.", m10=max(r["EM 10"] for r in live.values()))
-
-
-__all__ = ["check_ids", "summary", "check_ours", "ours_text", "LABELS", "OURS", "cho_boards", "ours_board", "check_cho_recipe", "cho_text"]

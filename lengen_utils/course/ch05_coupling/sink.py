@@ -1,9 +1,6 @@
 """Notebook 05, section 4 (continued): a sink for the final carry (``coupled_sink``: ``$`` always one ID below the
-lowest digit), on five seeds of the 1–10 recipe and on the Figure 3 runs.
-
-Curves come from the zoo manifest (tags ``nb05-sink``, ``nb05-trained``, ``nb05-sink-trained``); the live
-checks take exact matches the notebook measures on loaded checkpoints.
-"""
+lowest digit), on five seeds of the 1–10 recipe and on the Figure 3 runs (manifest tags ``nb05-sink``,
+``nb05-trained``, ``nb05-sink-trained``), and live on loaded checkpoints."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -11,15 +8,15 @@ from collections.abc import Mapping
 from ..common.claims import claim
 from ...analysis.generalization import median_and_range
 from ...lab.leaderboard import leaderboard
-from ..notebook import pct, render_md
+from ..notebook import pct
 from ...lab.zoo import entry_for
 from ...lab.zoo.catalog_nb05 import SINK_RECIPES, TRAINED_LENGTH_RECIPES
 from ..common.seeds import Curves
 
-LABELS = {TRAINED_LENGTH_RECIPES[10]: "our variant, IDs up to 128",
-          SINK_RECIPES[10]: "+ sink for the final carry"}
-#: trained length -> the sink recipe's method (the 1–10 runs are the five seeds of ``nb05-sink``)
-SINK = dict(SINK_RECIPES)
+LABELS = {TRAINED_LENGTH_RECIPES[10]: "our variant, IDs up to 128", SINK_RECIPES[10]: "+ sink for the final carry"}
+SINK = dict(SINK_RECIPES)          # trained length -> the sink recipe (1–10: the five seeds of ``nb05-sink``)
+#: the raised flagship's targets: median at 70 digits, worst seed at 40
+TARGET_MEDIAN_70, TARGET_WORST_40 = 0.95, 0.9
 
 
 def boards() -> tuple[dict, dict]:
@@ -37,27 +34,27 @@ def check_start(by_start: Mapping[int, float]) -> None:
           "Then the long-length skill does not hang on the `$` below the final carry.")
 
 
+def check_targets(sink_board: dict, trained_board: dict) -> None:
+    """From the manifest: with the sink the median at 70 digits and the worst seed at 40 meet the raised flagship's
+    targets, the recipe without it misses both, and the sink's generalizable length is our longest test."""
+    sink, without = sink_board["methods"]["nb05-sink"], trained_board["methods"]["nb05-len10"]
+    got = {"median at 70": sink["lengths"][70]["median"], "worst at 40": sink["lengths"][40]["min"]}
+    claim(got["median at 70"] >= TARGET_MEDIAN_70 and got["worst at 40"] >= TARGET_WORST_40,
+          f"with the sink the median at 70 digits should reach {pct(TARGET_MEDIAN_70, 0)} and the worst seed at 40 "
+          f"{pct(TARGET_WORST_40, 0)}", ", ".join(f"{k} {pct(v)}" for k, v in got.items()))
+    miss = {"median at 60": without["lengths"][60]["median"], "worst at 40": without["lengths"][40]["min"]}
+    claim(miss["median at 60"] < TARGET_MEDIAN_70 and miss["worst at 40"] < TARGET_WORST_40, "without the sink the "
+          "same recipe should miss both targets", ", ".join(f"{k} {pct(v)}" for k, v in miss.items()))
+    claim(sink["generalizable_length"] == max(sink["lengths"]), "with the sink the generalizable length should reach "
+          f"our longest test ({max(sink['lengths'])} digits)", str(sink["generalizable_length"]))
+
+
 def check_live(live: Mapping[str, Mapping[int, float]], seed: int = 2) -> None:
     """Live on one seed: without the sink it fails at 40 digits, with it it holds 70."""
     without, sink = live[entry_for("nb05-len10", seed).name], live[entry_for("nb05-sink", seed).name]
     claim(without[40] <= 0.8, f"without the sink, seed {seed} should fail at 40 digits (<= 80%)", pct(without[40]))
     claim(sink[70] >= 0.9, f"with the sink, seed {seed} should hold 70 digits (>= 90%)", pct(sink[70]),
           "The sink was meant to fix exactly this seed's final carry.")
-
-
-def sink_text(sink_board: dict, trained_board: dict) -> str:
-    """Five seeds with the sink against the same recipe without it, from the two leaderboards."""
-    sink, without = sink_board["methods"]["nb05-sink"], trained_board["methods"]["nb05-len10"]
-    return render_md(
-        "Over {k} seeds the sink gives a median of **{m70:pct}** at 70 digits (the raised flagship's target: "
-        "at least 95%; without the sink the median is {o60:pct} at 60 and {o80:pct} at 80) and a worst seed of "
-        "**{w40:pct}** at 40 (target: at least 90%; without the sink {ow40:pct}), with {t:.0f}–{T:.0f} s of "
-        "training per seed on one CPU thread. Its generalizable length is **{g}** on our grid of tested lengths, "
-        "against Cho et al.'s 70 for plain coupling trained on 1–10 digits at GPU scale (paper, Figure 3).",
-        k=len(sink["seeds"]), m70=sink["lengths"][70]["median"], w40=sink["lengths"][40]["min"],
-        o60=without["lengths"][60]["median"], o80=without["lengths"][80]["median"],
-        ow40=without["lengths"][40]["min"], t=min(sink["train_seconds"]), T=max(sink["train_seconds"]),
-        g=sink["generalizable_length"])
 
 
 def rows(fig3: Mapping[int, Curves], gen3: Mapping[int, int], fig3s: Mapping[int, Curves],
@@ -73,6 +70,17 @@ def rows(fig3: Mapping[int, Curves], gen3: Mapping[int, int], fig3s: Mapping[int
     return out
 
 
+def check_figure3(gen3: Mapping[int, int], gen3s: Mapping[int, int], longest: int) -> None:
+    """With the sink the generalizable length grows at every trained length, and reaches our longest test from
+    1–10 digits on."""
+    for k in gen3s:
+        claim(gen3s[k] > gen3.get(k, 0), f"trained on 1–{k}, the sink should lift the generalizable length",
+              f"{gen3s[k]} against {gen3.get(k)}")
+        if k >= 10:
+            claim(gen3s[k] == longest, f"trained on 1–{k} with the sink, the generalizable length should reach our "
+                  f"longest test ({longest})", str(gen3s[k]))
+
+
 def check_live3(live3s: Mapping[int, Mapping[int, float]], gen3s: Mapping[int, int]) -> None:
     """Live, seed 0 with the sink at each trained length: it masters it and holds its generalizable length."""
     for k, live in live3s.items():
@@ -80,33 +88,3 @@ def check_live3(live3s: Mapping[int, Mapping[int, float]], gen3s: Mapping[int, i
               pct(live[k]))
         claim(live[gen3s[k]] >= 0.85, f"with the sink, trained on 1–{k}, it should hold its generalizable length "
               f"{gen3s[k]} (>= 85% on fresh problems)", pct(live[gen3s[k]]))
-
-
-def figure3_text(gen3s: Mapping[int, int], gen3: Mapping[int, int], longest: int) -> str:
-    """The generalizable lengths with the sink against those without it."""
-    pairs = ", ".join(f"**{gen3s[k]}** for 1–{k} (without: {gen3[k]})" for k in gen3s if k in gen3)
-    extra = f", and **{gen3s[10]}** for 1–10 (five seeds)" if 10 in gen3s and 10 not in gen3 else ""
-    return render_md(
-        "With the sink the generalizable lengths are {pairs}{extra}; {longest} digits is our longest test, so a "
-        "value equal to it is a lower bound. Cho et al. (paper, Figure 3): 70 for 1–10, 135 for 1–20, 200 for "
-        "1–30, with plain coupling at GPU scale.", pairs=pairs, extra=extra, longest=longest)
-
-
-def summary(gen3: Mapping[int, int], gen3s: Mapping[int, int], sink_board: dict) -> str:
-    """The summary's bullets on Figure 3 and on the sink."""
-    sink = sink_board["methods"]["nb05-sink"]
-    longest = max(sink["lengths"])
-    return render_md(
-        "* **Trained length vs generalizable length** (Cho Figure 3): with IDs up to 128, our variant's "
-        "generalizable\n  length is {ours} digits, lower bounds on our grid of\n  tested lengths (Cho et al.: 70 "
-        "for 1–10 with plain coupling at GPU scale, paper Figure 3).\n"
-        "* **A sink for the final carry** (`coupled_sink`: `$` always one below the lowest digit ID) turns the same\n"
-        "  recipe into one that holds in every seed: median {s70:pct} at 70 digits and worst seed {s120:pct} at\n"
-        "  {l120} digits, over five seeds. It is the flagship of notebook 00. With the sink, Figure 3's "
-        "generalizable\n  lengths are {sinks} digits.",
-        ours=", ".join(f"**{g}** for 1–{k}" for k, g in gen3.items()), s70=sink["lengths"][70]["median"],
-        s120=sink["lengths"][longest]["min"], l120=longest, sinks=", ".join(f"**{g}** for 1–{k}" for k, g in gen3s.items()))
-
-
-__all__ = ["LABELS", "SINK", "boards", "check_start", "check_live", "sink_text", "rows", "check_live3",
-           "figure3_text", "summary"]

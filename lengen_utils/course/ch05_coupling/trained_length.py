@@ -1,9 +1,5 @@
-"""Notebook 05, section 4: trained length against generalizable length (Cho et al. Figure 3), for our variant
-with IDs up to 128, and where its answers fail past the generalizable length.
-
-Curves and per-digit accuracies come from the zoo manifest (tag ``nb05-trained``); the live checks take
-results the notebook measures on loaded checkpoints. Cho et al.'s curve is typed as the paper's.
-"""
+"""Notebook 05, section 4: trained length against generalizable length (Cho et al. Figure 3) for our variant with
+IDs up to 128 (manifest tag ``nb05-trained``), and where its answers fail past the generalizable length."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -11,8 +7,8 @@ from collections.abc import Mapping
 import matplotlib.pyplot as plt
 
 from ..common.claims import claim
-from ...analysis.generalization import generalizable_length, median_and_range
-from ..notebook import pct, render_md
+from ...analysis.generalization import median_and_range
+from ..notebook import pct
 from ..plots import check_figure, series_styles
 from ..plots.style import REFERENCE_GREY, legend_below
 from ...lab.zoo import entry, manifest_record, per_digit, recipe_entries
@@ -26,8 +22,7 @@ OURS = {k: TRAINED_LENGTH_RECIPES[k] for k in TRAINED}            # trained leng
 
 
 def curves(methods: Mapping[int, str] = OURS) -> dict[int, Curves]:
-    """``{trained length: {seed: {length: EM}}}`` of the built seeds (a trained length with none is left out);
-    raises :class:`~lengen_utils.course.common.claims.ClaimFailed` naming the build command when nothing is built."""
+    """``{trained length: {seed: {length: EM}}}`` of the built seeds; refuses, naming the build command, when none is."""
     out = {k: c for k, c in ((k, seed_curves(m)) for k, m in methods.items()) if c}
     recipe = next(iter(methods.values()))
     first = next(iter(recipe_entries(recipe).values()), None)         # its lowest seed
@@ -37,24 +32,27 @@ def curves(methods: Mapping[int, str] = OURS) -> dict[int, Curves]:
 
 
 def longest_test(fig3: Mapping[int, Curves]) -> int:
-    """The longest tested length over every run."""
     return max(n for c in fig3.values() for curve in c.values() for n in curve)
+
+
+def worst_digit(per_digit_at: Mapping[int, float], length: int) -> float:
+    """The accuracy of the worst answer digit below the final carry (significance < ``length``)."""
+    return min(a for s, a in per_digit_at.items() if s < length)
 
 
 def digits_length(per_digit: Mapping[int, Mapping[int, float]], threshold: float = 0.95) -> int:
     """The longest tested length up to which every answer digit below the final carry is right more than
-    ``threshold`` of the time: how far the digit-wise lookup reaches, leaving out the end of the answer (the
-    final carry, significance = length, and the closing ``$``). ``per_digit[length][significance]``."""
+    ``threshold`` of the time (``per_digit[length][significance]``): the reach of the lookup, without the end."""
     best = 0
     for n, acc in sorted(per_digit.items()):
-        if min(a for s, a in acc.items() if s < n) <= threshold:
+        if worst_digit(acc, n) <= threshold:
             break
         best = n
     return best
 
 
 def digits_lengths(fig3: Mapping[int, Curves], methods: Mapping[int, str] = OURS) -> dict[int, int]:
-    """``{trained length: the worst seed's digits_length}`` from the manifest's per-digit accuracies."""
+    """``{trained length: the worst seed's digits_length}`` (manifest)."""
     return {k: min(digits_length(per_digit(built_entries(methods[k])[s])) for s in c) for k, c in fig3.items()}
 
 
@@ -72,8 +70,8 @@ def rows(fig3: Mapping[int, Curves], gen3: Mapping[int, int], digits3: Mapping[i
 
 
 def plot_figure3(series: Mapping[str, Mapping[int, int]], longest: int, title: str, dotted: tuple[str, ...] = ()):
-    """Cho et al. Figure 3 beside ours: generalizable length against trained length, one line per series (those
-    named in ``dotted`` drawn dotted), the paper's curve dashed, the diagonal and our longest test."""
+    """Generalizable against trained length, one line per series (``dotted`` ones dotted), beside Cho et al.'s
+    Figure 3 (dashed), the diagonal and our longest test."""
     fig, ax = plt.subplots(figsize=(6.8, 4.6))
     style = series_styles([*series, "paper"])
     for label, points in series.items():
@@ -93,26 +91,21 @@ def plot_figure3(series: Mapping[str, Mapping[int, int]], longest: int, title: s
     return fig
 
 
-def gen_text(fig3: Mapping[int, Curves], gen3: Mapping[int, int], digits3: Mapping[int, int], longest: int) -> str:
-    """The generalizable lengths (Cho's definition) and the digits-right lengths, per trained length."""
-    gens = ", ".join(f"**{gen3[k]}** when trained on 1–{k} ({gen3[k] / k:.1f}× the trained length)" for k in gen3)
-    return render_md(
-        "Our generalizable lengths (exact match, Cho's definition): {gens}. Counting only the answer digits below "
-        "the final carry, every model is right up to {digits} digits (1–{trained}); {longest} is our longest "
-        "test. Seeds per trained length: {seeds}.", gens=gens, digits=", ".join(f"**{d}**" for d in digits3.values()),
-        trained=", 1–".join(str(k) for k in digits3), longest=longest,
-        seeds=", ".join(str(len(c)) for c in fig3.values()))
-
-
-def worst_digit(per_digit_at: Mapping[int, float], length: int) -> float:
-    """The accuracy of the worst answer digit below the final carry (significance < ``length``)."""
-    return min(a for s, a in per_digit_at.items() if s < length)
+def check_figure3(gen3: Mapping[int, int], digits3: Mapping[int, int], longest: int) -> None:
+    """Every trained length generalizes at least to itself, and in every seed the digits below the final carry stay
+    right up to our longest test, however short the training."""
+    for k in gen3:
+        claim(gen3[k] >= k, f"trained on 1–{k}, the generalizable length should be at least {k}", str(gen3[k]),
+              "A model that fails in distribution says nothing about length.")
+        claim(digits3[k] == longest, f"trained on 1–{k}, every digit below the final carry should stay right to our "
+              f"longest test ({longest} digits) in every seed", f"up to {digits3[k]}",
+              "Then the digits, not only the end of the answer, limit the length.")
 
 
 def check_live(live3: Mapping[int, Mapping[int, float]], gen3: Mapping[int, int], digits3: Mapping[int, int],
                below: Mapping[int, float], longest: int) -> None:
-    """Live, one seed per trained length: it masters its trained length, holds its generalizable length, and
-    where the manifest says the digits are right at the longest test, they are right live too."""
+    """Live, one seed per trained length: it masters its trained length, holds its generalizable length, and where
+    the manifest says the digits are right at the longest test, they are right live too."""
     for k, live in live3.items():
         claim(live[k] >= 0.95, f"trained on 1–{k}, the model should master {k} digits (>= 95%)", pct(live[k]))
         claim(live[gen3[k]] >= 0.85, f"trained on 1–{k}, it should hold its generalizable length {gen3[k]} "
@@ -127,38 +120,21 @@ def failures(fig3: Mapping[int, Curves], gen3: Mapping[int, int], methods: Mappi
     worst digit below the final carry, the final carry, and exact match."""
     out = {}
     for k in fig3:
-        name = built_entries(methods[k])[0]
         past = [n for n in sorted(fig3[k][0]) if n > gen3[k]]
         if past:
-            n1, pd = past[0], per_digit(name)[past[0]]
+            n1, pd = past[0], per_digit(built_entries(methods[k])[0])[past[0]]
             out[k] = {"length": str(n1), "digits below the final carry (worst)": worst_digit(pd, n1),
                       "final carry": pd[n1], "exact match": fig3[k][0][n1]}
     return out
 
 
-def failures_text(fail3: Mapping[int, Mapping]) -> str:
-    """Past the generalizable length the digits hold; the final carry and the closing ``$`` fail."""
-    if not fail3:
-        return "Every model holds its generalizable length up to our longest test."
-    k0 = min(fail3)
-    first = fail3[k0]
-    rest = "".join(f" Trained on 1–{k}, at {v['length']} digits: digits "
-                   f"{pct(v['digits below the final carry (worst)'])}, final carry {pct(v['final carry'])}, exact "
-                   f"match {pct(v['exact match'])}." for k, v in fail3.items() if k != k0)
-    return render_md(
-        "Past the generalizable length the *digits* are still right: trained on 1–{k}, at {n} digits the worst "
-        "answer digit below the final carry is right {d:pct} of the time, the final carry (the answer digit of "
-        "significance {n}, which has no operand digit of its own ID) only {c:pct}, and the closing `$` fails "
-        "too: exact match {em:pct}. The end of the answer is the weak spot, as in section 3.{rest}",
-        k=k0, n=first["length"], d=first["digits below the final carry (worst)"], c=first["final carry"],
-        em=first["exact match"], rest=rest)
-
-
-def generalizable_lengths(fig3: Mapping[int, Curves]) -> dict[int, int]:
-    """``{trained length: generalizable length}`` (median over the built seeds)."""
-    return {k: generalizable_length(c) for k, c in fig3.items()}
-
-
-__all__ = ["TRAINED", "PAPER_FIG3", "OURS", "curves", "longest_test", "digits_length", "digits_lengths", "rows",
-           "plot_figure3", "gen_text", "worst_digit", "check_live", "failures", "failures_text",
-           "generalizable_lengths"]
+def check_failures(fail3: Mapping[int, Mapping]) -> None:
+    """Past the generalizable length the digits below the final carry are still right (>= 95%), and the shortest
+    training fails at the end of the answer: its final carry (< 90%)."""
+    for k, v in fail3.items():
+        claim(v["digits below the final carry (worst)"] >= 0.95, f"trained on 1–{k}, past the generalizable length the "
+              "digits below the final carry should still be right (>= 95%)",
+              pct(v["digits below the final carry (worst)"]), "Then the digits fail too, not only the end.")
+    k = min(fail3)
+    claim(fail3[k]["final carry"] < 0.9, f"trained on 1–{k}, the final carry should fail past the generalizable "
+          "length (< 90%)", pct(fail3[k]["final carry"]))

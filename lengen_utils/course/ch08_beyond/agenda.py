@@ -1,9 +1,8 @@
-"""Notebook 08, shared by its sections: the methods' labels, their leaderboards, the live measurements the checks
-use, and the learning curves the manifest records (sample efficiency, sections 3 and 4).
+"""Notebook 08, shared by its sections: the methods' labels, the live measurements the checks use, the learning
+curves the manifest records (sample efficiency), and the tables and checks of sections 0 and 6.
 
 Every method is a recipe of :mod:`lengen_utils.lab.zoo.catalog_nb08` with 3 seeds; a section's leaderboard is the
-entries of its tag (``nb08-gap``, ``nb08-spaces``, ``nb08-scratch``, ``nb08-curriculum``, ``nb08-loop``), and
-section 6 shows them all (tag ``nb08``).
+entries of its tag (``nb08-gap``, ``nb08-spaces``, ``nb08-scratch``, ``nb08-curriculum``, ``nb08-loop``; all: ``nb08``).
 """
 from __future__ import annotations
 
@@ -11,25 +10,20 @@ import math
 import statistics
 from collections.abc import Mapping, Sequence
 
-from ..common.claims import claim
 from ...core.evaluate import LengthResult, evaluate_lengths
 from ...lab.leaderboard import budget, budget_text, leaderboard
-from ..notebook import pct
 from ...lab.zoo import ZooError, entry_for, load, manifest_record, metrics
 from ...lab.zoo.catalog_nb05_baselines import TAG as NB05_TAG
-from ...lab.zoo.catalog_nb08 import METHODS, NB08_RECIPES, NB08_SEEDS, TAG, TRAINED_DIGITS
+from ...lab.zoo.catalog_nb08 import METHODS, NB08_RECIPES, NB08_SEEDS, TRAINED_DIGITS
 from ..common.baselines import LABELS as NB05_LABELS
+from ..common.claims import claim
+from ..notebook import pct
 
 LABELS = {NB08_RECIPES[m]: spec.label for m, spec in METHODS.items()}
-#: the lengths a live check measures: the longest trained, and just beyond it
-LIVE_LENGTHS = (TRAINED_DIGITS, TRAINED_DIGITS + 1, TRAINED_DIGITS + 2)
-LIVE_SEED = 2024
+N1 = TRAINED_DIGITS + 1  # one digit past the trained range
 MASTERED = 0.95          # a model masters its trained range when its median EM at 5 digits is above this
-
-
-def board(tag: str = TAG) -> dict:
-    """The leaderboard of one section (the same as ``python -m lengen_utils.lab.bench leaderboard --tag TAG``)."""
-    return leaderboard(tag)
+FAILED = 0.1             # a model fails one digit past the trained range at or below 10% exact match
+Live = Mapping[str, Mapping[int, LengthResult]]
 
 
 def labels(board: dict) -> dict[str, str]:
@@ -37,32 +31,9 @@ def labels(board: dict) -> dict[str, str]:
     return {m: label for m, label in LABELS.items() if m in board["methods"]}
 
 
-def median(board: dict, method: str, length: int) -> float:
+def median(board: dict, method: str, length: int = N1) -> float:
     """The median exact match over the method's seeds at ``length`` digits (from the manifest)."""
     return board["methods"][method]["lengths"][length]["median"]
-
-
-def beyond(board: dict, method: str, length: int = TRAINED_DIGITS + 1) -> float:
-    """The median at ``length`` (default: one digit past the trained range)."""
-    return median(board, method, length)
-
-
-Live = Mapping[str, Mapping[int, LengthResult]]
-
-
-def live(methods: Sequence[str], lengths: Sequence[int] = LIVE_LENGTHS, n: int = 200) -> dict[str, dict[int, LengthResult]]:
-    """Seed 0 of each method measured now on ``n`` fresh problems per length (exact match and per-digit accuracy):
-    the checks' input."""
-    out = {}
-    for method in methods:
-        model, task = load(entry_for(method, NB08_SEEDS[0]).name)
-        out[method] = evaluate_lengths(model, task, lengths, n=n, seed=LIVE_SEED)
-    return out
-
-
-def em(live_results: Live, method: str, length: int) -> float:
-    """The live exact match of ``method`` (seed 0) at ``length`` digits."""
-    return live_results[method][length].exact_match
 
 
 def mastered(board: dict, method: str) -> bool:
@@ -70,25 +41,9 @@ def mastered(board: dict, method: str) -> bool:
     return board["methods"][method]["mastered"]
 
 
-def check_mastered(board: dict, live_results: Live, required: Sequence[str] = ()) -> None:
-    """The fair-comparison rule. Each ``required`` method (those whose reach a section compares) masters 1-5 digits
-    in the manifest; each method's seed 0, measured live on fresh problems, agrees with the manifest:
-    seed 0's recorded exact match at 5 digits within :func:`agreement` (a method that does not master is shown with
-    its budget, never compared on length)."""
-    for m in required:
-        claim(mastered(board, m), f"{LABELS[m]} should master 1–{TRAINED_DIGITS} digits (median over seeds above "
-              f"{pct(MASTERED, 0)}) before any length claim", pct(median(board, m, TRAINED_DIGITS)),
-              "A model that fails in distribution tells nothing about length.")
-    for m in labels(board):
-        if m not in live_results:
-            continue
-        got = em(live_results, m, TRAINED_DIGITS)
-        recorded = metrics(entry_for(m, NB08_SEEDS[0]).name)[TRAINED_DIGITS]
-        tolerance = agreement(recorded, live_results[m][TRAINED_DIGITS].n)
-        claim(abs(got - recorded) <= tolerance, f"{LABELS[m]}, seed 0, should score live at {TRAINED_DIGITS} digits "
-              f"what the manifest recorded (within {100 * tolerance:.0f} points on {live_results[m][TRAINED_DIGITS].n} "
-              "fresh problems)", f"{pct(got)} live, {pct(recorded)} recorded",
-              "Then the checkpoint and the manifest disagree.")
+def live(methods: Sequence[str], lengths: Sequence[int] = (TRAINED_DIGITS, N1, N1 + 1), n: int = 200) -> dict:
+    """``{method: {length: LengthResult}}``: seed 0 of each method measured now on ``n`` fresh problems per length."""
+    return {m: evaluate_lengths(*load(entry_for(m, NB08_SEEDS[0]).name), lengths, n=n, seed=2024) for m in methods}
 
 
 def agreement(p: float, n: int) -> float:
@@ -97,18 +52,40 @@ def agreement(p: float, n: int) -> float:
     return max(0.1, 4 * math.sqrt(p * (1 - p) / n))
 
 
+def check_mastered(board: dict, live_results: Live, required: Sequence[str] = ()) -> None:
+    """The fair-comparison rule: each ``required`` method masters 1-5 digits in the manifest, and each measured
+    method's seed 0 scores live at 5 digits what the manifest recorded (within :func:`agreement`)."""
+    for m in required:
+        claim(mastered(board, m), f"{LABELS[m]} should master 1–{TRAINED_DIGITS} digits (median over seeds above "
+              f"{pct(MASTERED, 0)}) before any length claim", pct(median(board, m, TRAINED_DIGITS)),
+              "A model that fails in distribution tells nothing about length.")
+    for m in (m for m in labels(board) if m in live_results):
+        got, n = live_results[m][TRAINED_DIGITS].exact_match, live_results[m][TRAINED_DIGITS].n
+        recorded = metrics(entry_for(m, NB08_SEEDS[0]).name)[TRAINED_DIGITS]
+        claim(abs(got - recorded) <= agreement(recorded, n), f"{LABELS[m]}, seed 0, should score live at "
+              f"{TRAINED_DIGITS} digits what the manifest recorded (within {100 * agreement(recorded, n):.0f} points "
+              f"on {n} fresh problems)", f"{pct(got)} live, {pct(recorded)} recorded",
+              "Then the checkpoint and the manifest disagree.")
+
+
+def check_fails(live_results: Live, methods: Mapping[str, str], meaning: str) -> None:
+    """Each method (``{method: label}``), seed 0 live, fails one digit past the trained range (at most 10%)."""
+    for m, label in methods.items():
+        got = live_results[m][N1].exact_match
+        claim(got <= FAILED, f"{label} should fail one digit past the trained range (<= {pct(FAILED, 0)} at {N1} "
+              "digits)", pct(got), meaning)
+
+
 def learning_curves(method: str) -> dict[int, dict[int, float]]:
     """``{seed: {problems seen: EM at the longest trained length}}`` from the manifest's learning curves."""
     out = {}
     for seed in NB08_SEEDS:
         e = entry_for(method, seed)
-        name = e.name
-        curve = manifest_record(name).get("learning_curve")
+        curve = manifest_record(e.name).get("learning_curve")
         if curve is None:
-            raise ValueError(f"{name} has no learning curve in the manifest; rebuild it with "
-                             f"`python -m lengen_utils.lab.zoo train {name}`")
-        per_step = e.train.batch_size * e.task.pack
-        out[seed] = {step * per_step: em for step, em in zip(curve["steps"], curve["em"])}
+            raise ValueError(f"{e.name} has no learning curve in the manifest; rebuild it with "
+                             f"`python -m lengen_utils.lab.zoo train {e.name}`")
+        out[seed] = {step * e.train.batch_size * e.task.pack: em for step, em in zip(curve["steps"], curve["em"])}
     return out
 
 
@@ -125,10 +102,20 @@ def median_problems(method: str, level: float = MASTERED) -> float | None:
     return statistics.median(x if x is not None else float("inf") for x in found)
 
 
-def mastered_after(method: str) -> str:
-    """:func:`median_problems` in words: ``"after 64,000 problems"`` or ``"never within its budget"``."""
-    seen = median_problems(method)
-    return "never within its budget" if seen is None else f"after {seen:,.0f} problems"
+def problems(x: float | None) -> str:
+    """A count of problems as the tables show it: ``"64,000"``, or ``"never"`` for ``None``."""
+    return "never" if x is None else f"{x:,.0f}"
+
+
+def speed_rows(board: dict, methods: Mapping[str, str]) -> dict[str, dict]:
+    """Per method (``{method: label}``): the median problems until above 95% at 5 digits, the median one digit
+    past the trained range, and the generalizable length."""
+    rows = {}
+    for m, label in ((m, label) for m, label in methods.items() if m in board["methods"]):
+        rows[label] = {f"problems to {pct(MASTERED, 0)} at {TRAINED_DIGITS} dig": problems(median_problems(m)),
+                       f"{N1} dig": median(board, m),
+                       "gen. length": board["methods"][m]["generalizable_length"] if mastered(board, m) else None}
+    return rows
 
 
 SECTIONS = {"nb08-gap": "1. gap", "nb08-spaces": "2. spaces", "nb08-scratch": "3. scratchpad",
@@ -148,63 +135,49 @@ def methods_table() -> dict[str, dict[str, str]]:
     time of its built seeds (one CPU thread), its sections."""
     rows = {}
     for method, spec in METHODS.items():
-        e = entry_for(NB08_RECIPES[method], NB08_SEEDS[0])
-        b = budget(e)
-        seconds = [built_seconds(entry_for(NB08_RECIPES[method], s).name) for s in NB08_SEEDS]
-        seconds = [x for x in seconds if x is not None]
-        rows[spec.label] = {"what": spec.what, "budget": budget_text(b),
+        seconds = [x for s in NB08_SEEDS if (x := built_seconds(entry_for(NB08_RECIPES[method], s).name)) is not None]
+        rows[spec.label] = {"what": spec.what, "budget": budget_text(budget(entry_for(NB08_RECIPES[method], 0))),
                             "train s (median)": f"{statistics.median(seconds):.0f}" if seconds else "not built",
                             "sections": ", ".join(SECTIONS[t] for t in spec.tags if t in SECTIONS)}
     return rows
 
 
 def reach_table(board: dict, reference: dict | None = None) -> dict[str, dict[str, str]]:
-    """Each mastered method's generalizable length as a multiple of its trained length, beside notebook 05's
-    leaderboard (``reference``, default tag ``nb05-baselines``: trained on 1-10 digits)."""
+    """Each method's generalizable length as a multiple of its trained length (mastered methods), beside notebook
+    05's leaderboard (``reference``, default tag ``nb05-baselines``: trained on 1-10 digits)."""
     reference = reference if reference is not None else leaderboard(NB05_TAG)
+    nb05 = {m: f"notebook 05: {label}" for m, label in NB05_LABELS.items() if m in reference["methods"]}
     rows = {}
-    nb05 = {m: f"notebook 05: {label}" for m, label in NB05_LABELS.items()}
-    for b, names in ((board, labels(board)), (reference, nb05)):
-        for m, label in names.items():
-            if m not in b["methods"]:
-                continue
-            row = b["methods"][m]
-            k, gen = row["trained_digits"], row["generalizable_length"]
-            rows[label] = {"trained on": f"1–{k}", "mastered": "yes" if row["mastered"] else "no",
-                           "generalizable length": str(gen) if row["mastered"] else "–",
-                           "× trained": f"{gen / k:.1f}" if row["mastered"] else "–"}
+    for label, row in [(label, board["methods"][m]) for m, label in labels(board).items()] + \
+            [(label, reference["methods"][m]) for m, label in nb05.items()]:
+        k, gen, ok = row["trained_digits"], row["generalizable_length"], row["mastered"]
+        rows[label] = {"trained on": f"1–{k}", "mastered": "yes" if ok else "no",
+                       "generalizable length": str(gen) if ok else "–", "× trained": f"{gen / k:.1f}" if ok else "–"}
     return rows
 
 
-FAILED = 0.1            # "fails" one digit past the trained range: a median at or below 10%
+#: the summary's groups: strategies with absolute positions, and positions tied to significance (True: the method
+#: keeps most sums one digit past the trained range)
 APE_METHODS = ("nb08-direct", "nb08-align", "nb08-modsum", "nb08-carries", "nb08-spaces", "nb08-rsape",
                "nb08-scratch", "nb08-length-curriculum-long", "nb08-cascade-curriculum", "nb08-looped")
-SIGNIFICANCE_METHODS = ("nb08-coupled", "nb08-coupled-scratch-long", "nb08-abacus", "nb08-abacus-looped", "nb08-abacus-eq",
-                        "nb08-abacus-eq-looped")
+SIGNIFICANCE = {"nb08-coupled": True, "nb08-coupled-scratch-long": False, "nb08-abacus-eq": True,
+                "nb08-abacus-eq-looped": True}
 
 
-def summary(boards: Sequence[dict]) -> str:
-    """The notebook's summary: which mastered methods move the reach one digit past the trained range (medians over
-    seeds from the sections' leaderboards), with absolute positions and with positions tied to significance."""
-    n = TRAINED_DIGITS + 1
-    found = {m: b["methods"][m] for b in boards for m in b["methods"]}
-
-    def listed(methods) -> dict[str, float]:
-        return {m: found[m]["lengths"][n]["median"] for m in methods if m in found and found[m]["mastered"]}
-    ape, sig = listed(APE_METHODS), listed(SIGNIFICANCE_METHODS)
-    moved = [LABELS[m] for m, v in ape.items() if v > FAILED]
-    ape_line = ", ".join(f"{LABELS[m]} {pct(v)}" for m, v in ape.items())
-    head = ("With absolute positions none of the thesis's strategies moves the reach" if not moved else
-            f"With absolute positions, only {', '.join(moved)} moves the reach")
-    held = [LABELS[m] for m, v in sig.items() if v > 0.5]
-    return (f"* **{head}.** One digit past the trained range ({n} digits, median exact match over seeds, mastered "
-            f"methods): {ape_line}.\n"
-            f"* **Positions tied to significance:** {', '.join(f'{LABELS[m]} {pct(v)}' for m, v in sig.items())}"
-            f"{' (above 50%: ' + ', '.join(held) + ')' if held else ''}.\n"
-            "* Sections 1 and 3–4 show what the strategies change instead: which sub-task breaks first, and how fast "
-            "the trained range is learned.")
+def summary_rows(board: dict) -> dict[str, dict]:
+    """The mastered methods of both groups, with their median one digit past the trained range."""
+    groups = {m: "absolute" for m in APE_METHODS} | {m: "tied to significance" for m in SIGNIFICANCE}
+    return {LABELS[m]: {"positions": g, f"{N1} dig": median(board, m)} for m, g in groups.items()
+            if m in board["methods"] and mastered(board, m)}
 
 
-__all__ = ["LABELS", "LIVE_LENGTHS", "MASTERED", "SECTIONS", "Live", "board", "labels", "median", "beyond", "live",
-           "em", "mastered", "check_mastered", "agreement", "learning_curves", "problems_to_master", "median_problems",
-           "mastered_after", "methods_table", "reach_table", "summary"]
+def check_summary(board: dict) -> None:
+    """No mastered APE method moves the reach (median at most 10% one digit past the trained range); of the
+    methods tied to significance, those marked True keep most sums there (median above 50%), the others do not."""
+    for m in (m for m in APE_METHODS if mastered(board, m)):
+        claim(median(board, m) <= FAILED, f"with absolute positions, {LABELS[m]} should not move the reach (median "
+              f"<= {pct(FAILED, 0)} at {N1} digits)", pct(median(board, m)))
+    for m, keeps in SIGNIFICANCE.items():
+        claim((median(board, m) > 0.5) == keeps, f"{LABELS[m]} should {'' if keeps else 'not '}keep most sums one "
+              f"digit past the trained range (median {'above' if keeps else 'at most'} 50% at {N1} digits)",
+              pct(median(board, m)))

@@ -1,8 +1,5 @@
-"""Notebook 05, section 9: where the coupled relative bias puts its weight: the learned bias per ID difference,
-the attention mass on the keys with ID j - 1 and j (Cho Section 5.1.1), and one 6-digit sum in full.
-
-Everything is read from loaded checkpoints or measured live; the notebook passes the results in.
-"""
+"""Notebook 05, section 9: where the coupled relative bias puts its weight (the learned bias per ID difference, the
+attention mass on the keys with ID j - 1 and j, one sum in full), from loaded checkpoints."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -90,8 +87,6 @@ def id_offset_mass(model, task, problems) -> dict[int, np.ndarray]:
 def best_heads(mass: Mapping[str, Mapping[int, np.ndarray]]) -> dict[str, tuple[float, float]]:
     """``{method: (best head's mass at d = -1, best head's mass at d = 0)}``."""
     return {m: (float(v[-1].max()), float(v[0].max())) for m, v in mass.items()}
-
-
 
 
 def check_mass(best: Mapping[str, tuple[float, float]]) -> None:

@@ -1,9 +1,5 @@
 """Notebook 05, section 8: the minesweeper generator (Cho et al. Section 6.2), from the paper's recipe at our
-scale to the recipe that reaches the paper's widths.
-
-Everything measured here comes from the zoo manifest (leaderboards ``nb05-2d-cho`` and ``nb05-2d``) or from
-live evaluations that the notebook passes in. The paper's values are typed and labelled as the paper's.
-"""
+scale to ours (manifest leaderboards ``nb05-2d-cho``, ``nb05-2d``; live evaluations); paper values labelled."""
 from __future__ import annotations
 
 import math
@@ -38,8 +34,6 @@ def boards() -> tuple[dict, dict]:
 def target_widths(trained_max: int) -> tuple[int, int]:
     """The widths the course's targets name: ceil(1.3 x) and ceil(1.5 x) the widest training side."""
     return math.ceil(1.3 * trained_max), math.ceil(1.5 * trained_max)
-
-
 
 
 def check_ids(example, ids, board) -> None:
@@ -77,12 +71,6 @@ def id_rows(example, channels: dict[str, list]) -> tuple[dict[str, list[str]], d
     return rows, colours
 
 
-
-
-
-
-
-
 def check_row_start(split: dict[str, float], rect: dict[str, float]) -> None:
     """Live: the row's first cell is the weak spot, and an extra column costs far more than an extra row."""
     claim(split["first column (rows 2+)"] < split["all other cells"],
@@ -110,18 +98,14 @@ def check_cho_recipe(live: dict[str, dict[int, float]], trained_max: int, wider:
 
 
 def check_shared_table(board: dict, trained_max: int) -> None:
-    """From the leaderboard: with one table for both channels (the paper's Appendix B.8 choice) the recipe at our
-    scale does not master its widest trained boards (median < 90%), and one table per channel beats it there by
-    at least 30 points. Summed from one table, the pair (r, c) and the pair (c, r) get the same vector: off the
-    diagonal a cell and its mirror image are the same position to the model."""
+    """From the leaderboard: one table for both channels (the paper's Appendix B.8 choice) does not master the widest
+    trained boards (median < 90%), and one table per channel beats it there by >= 30 points."""
     shared = board["methods"][CHO_SHARED]["lengths"][trained_max]["median"]
     separate = board["methods"][CHO]["lengths"][trained_max]["median"]
     claim(shared < 0.9, f"one shared table should not master width {trained_max} at this budget (median < 90%)",
           pct(shared), "If it does, the shared table works at our scale too: update the text.")
     claim(separate - shared >= 0.3, f"one table per channel should beat the shared table by >= 30 points at width "
           f"{trained_max}", f"{pct(separate)} against {pct(shared)}")
-
-
 
 
 def check_next_cell(live: dict[str, dict[int, float]], trained_max: int) -> None:

@@ -1,9 +1,5 @@
-"""Notebook 05, section 7: N x 2 multiplication (Cho et al. Section 6.1), from the paper's recipe at our scale
-to the recipe that generalizes.
-
-Measured numbers come from the zoo manifest (leaderboards ``nb05-mul-cho``, ``nb05-mul-long``, ``nb05-mul``)
-or from live evaluations that the notebook passes in; the paper's claims are quoted as the paper's.
-"""
+"""Notebook 05, section 7: N x 2 multiplication (Cho et al. Section 6.1), the paper's recipe at our scale and ours
+(manifest leaderboards ``nb05-mul-cho``, ``nb05-mul-long``, ``nb05-mul``; live evaluations)."""
 from __future__ import annotations
 
 import numpy as np
@@ -46,8 +42,6 @@ def check_cho_recipe(live: dict[str, dict[str, float]]) -> None:
           pct(best_units))
 
 
-
-
 def _median(live: dict[str, dict[int, float]], method: str, length: int) -> float:
     return float(np.median([em[length] for em in of_recipe(live, method)]))
 
@@ -66,8 +60,6 @@ def check_ours(live: dict[str, dict[int, float]], trained: int) -> None:
     claim(one < 0.95, f"1 layer at the same budget should fail in distribution (median < 95% at {trained} digits), as "
           f"Cho et al. report", pct(one), "If one layer masters N x 2 here, the paper's depth claim does not hold at "
           "our scale: say so.")
-
-
 
 
 def check_ids(example, ids) -> None:

@@ -47,8 +47,7 @@ def boards() -> tuple[dict, dict]:
 
 def reach_curves(seeds_board: dict, knob_board: dict) -> dict[str, dict[int, float]]:
     """Median EM by operand length per recipe, labelled for the reach figure."""
-    curves = {f"no table, {p} problems per sequence": knob_board["methods"][m]["lengths"]
-              for p, m in PACKS.items() if m in knob_board["methods"]}
+    curves = {label: knob_board["methods"][m]["lengths"] for m, label in knob_labels(knob_board).items()}
     if OURS in seeds_board["methods"]:
         ours = seeds_board["methods"][OURS]
         pack = entry(ours["entries"][0]).task.pack

@@ -1,26 +1,17 @@
-"""Notebook 03's prose and claim checks (lengen_utils.course.ch03_rpe.rpe) on planted numbers."""
+"""Notebook 03's tables and claim checks (lengen_utils.course.ch03_rpe.rpe) on planted numbers."""
 from __future__ import annotations
 
 import pytest
 
-from lengen_utils.lab import zoo
 from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.course.ch03_rpe import rpe
 
 L = 22
-ENTRY = zoo.entry("nb03-rpe-l5")
 
 
 def curve(**points) -> dict[int, float]:
     """A curve over 1..L with planted values (``k10=0.9``), 1.0 elsewhere."""
     return {k: points.get(f"k{k}", 1.0) for k in range(1, L + 1)}
-
-
-def test_setup_text_reads_entry_and_record():
-    record = {"train_seconds": 75.0, "metrics": {"eval_n": 300}}
-    text = rpe.setup_text(ENTRY, record, 9876)
-    assert text.startswith("9,876 parameters") and f"`encoding='rpe'` (K = {ENTRY.model.rpe_max_distance})" in text
-    assert "trained in 75 s, tested on 300 problems per length" in text and ENTRY.command in text
 
 
 def good_live():
@@ -50,13 +41,19 @@ def test_figure2b_rows_put_ours_next_to_the_paper():
     assert rows["Sabbaghi Fig. 2b (≤ 5, l = 50)"]["k=22 (full frame)"] == "(abrupt fall at k=50)"
 
 
-def test_curves_text_uses_its_numbers():
-    text = rpe.curves_text(curve(k10=0.93, k15=0.8, k20=0.5, k22=0.2), curve(k20=0.98, k21=0.96, k22=0.3),
-                           curve(k20=0.99, k22=0.6), L)
-    assert "93.0% at 10\n  digits (2x), 80.0% at 15 (3x), but only **50.0% at 20 (4x)**" in text
-    assert "target of 95% at 4x" in text and "$l - 1 = 21$ digits: **98.0% at 20 digits (4x)**, 96.0% at 21" in text
-    assert "99.0% at 20 digits (2.5x)" in text
-    assert "22 digits: plain RPE from 5 digits 20.0%, RPE + shift\n30.0%, plain RPE from 8 digits 60.0%." in text
+def test_check_figure2b():
+    em, em_sh, em8 = curve(k10=0.93, k15=0.8, k20=0.5, k22=0.2), curve(k20=0.98, k21=0.96, k22=0.3), curve(k22=0.6)
+    rpe.check_figure2b(em, em_sh, em8, L)
+    with pytest.raises(ClaimFailed, match=r"keep 90% at 10 digits and most sums \(over 50%\) at 15; got 93\.0% and 40\.0%"):
+        rpe.check_figure2b({**em, 15: 0.4}, em_sh, em8, L)
+    with pytest.raises(ClaimFailed, match=r"plain RPE should miss the course's target \(95\.0%\) at 20 digits.*got 96\.0%"):
+        rpe.check_figure2b({**em, 20: 0.96}, em_sh, em8, L)
+    with pytest.raises(ClaimFailed, match=r"RPE \+ shift should meet the target at 20 digits and hold 90% at 21"):
+        rpe.check_figure2b(em, {**em_sh, 21: 0.8}, em8, L)
+    with pytest.raises(ClaimFailed, match=r"trained on ≤ 8 digits should meet the target at 20 digits; got 90\.0%"):
+        rpe.check_figure2b(em, em_sh, {**em8, 20: 0.9}, L)
+    with pytest.raises(ClaimFailed, match=r"RPE from 8 digits should fall at the full frame width \(22 digits\)"):
+        rpe.check_figure2b(em, em_sh, curve(), L)
 
 
 def test_check_units():
@@ -67,15 +64,26 @@ def test_check_units():
         rpe.check_units({20: 0.99, L: 0.95}, L)
 
 
-def test_frame_text_uses_its_numbers():
-    per8 = {k: {s: 0.99 for s in range(k + 1)} for k in (20, L - 2, L - 1, L)}
-    per8[L - 1][3] = 0.97
-    per8[L] = {0: 0.3, 1: 0.9, **{s: 0.98 for s in range(2, L + 1)}}
+def test_check_frame():
+    per8 = {k: {s: 0.99 for s in range(k + 1)} for k in (L - 2, L - 1)}
+    per8[L] = {0: 0.3, 1: 0.9, **{s: 0.99 for s in range(2, L + 1)}}
     per = {20: {0: 0.95}, L: {0: 0.2}}
-    text = rpe.frame_text(per, per8, curve(k21=0.96, k22=0.25), L)
-    assert "least 97.0% of the 20- and 21-digit sums" in text and "at 22 digits" in text
-    assert "(30.0%; the tens digit 90.0%, every other digit at least 98.0%)" in text
-    assert "96.0% at 21 digits to 25.0%" in text and "(20.0% at\n22 digits, against 95.0% at 20)" in text
+    em8 = curve(k21=0.96, k22=0.25)
+    rpe.check_frame(per, per8, em8, L)
+    with pytest.raises(ClaimFailed, match=r"every digit of the ≤ 8 model should be right in 98% of the sums; got 90\.0%"):
+        rpe.check_frame(per, {**per8, L - 1: {**per8[L - 1], 3: 0.9}}, em8, L)
+    with pytest.raises(ClaimFailed, match=r"the units digit should break.*got units 95\.0%, tens 90\.0%"):
+        rpe.check_frame(per, {**per8, L: {**per8[L], 0: 0.95}}, em8, L)
+    with pytest.raises(ClaimFailed, match=r"exact match should fall by 10 points from 21 to 22 digits"):
+        rpe.check_frame(per, per8, curve(k21=0.96, k22=0.9), L)
+    with pytest.raises(ClaimFailed, match=r"units digit should collapse at 22 digits \(20 points below its 95\.0% at 20\); got 80\.0%"):
+        rpe.check_frame({**per, L: {0: 0.8}}, per8, em8, L)
+
+
+def test_check_shift():
+    rpe.check_shift({15: 0.8, 20: 0.5}, {15: 0.99, 20: 0.98})
+    with pytest.raises(ClaimFailed, match=r"lift RPE by 10 points at 15 digits; got 95\.0% to 99\.0%"):
+        rpe.check_shift({15: 0.95, 20: 0.5}, {15: 0.99, 20: 0.98})
 
 
 def test_check_vectors():
@@ -95,14 +103,7 @@ def test_check_comparison():
         rpe.check_comparison({**live, "RoPE": {5: 1.0, 10: 0.6}})
     with pytest.raises(ClaimFailed, match=r"ALiBi should not fit even 5-digit sums.*got 50\.0%"):
         rpe.check_comparison({**live, "ALiBi": {5: 0.5, 10: 0.0}})
-
-
-def test_comparison_shift_and_summary_texts():
-    text = rpe.comparison_text({"APE": {5: 1.0, 6: 0.01}, "RoPE": {6: 0.4, 10: 0.05}})
-    assert "(100.0% at 5, 1.0% at 6)" in text and "(40.0% at 6 digits, 5.0% at 10)" in text
-    assert rpe.shift_text({15: 0.8, 20: 0.5}, {15: 0.99, 20: 0.98}) == \
-        "With augmentation, RPE goes from 80.0% to 99.0% at 15 digits and from 50.0% to 98.0% at 20."
-    text = rpe.summary(curve(k10=0.93, k15=0.8, k20=0.5), curve(k20=0.98), curve(k20=0.99), 0.31, L, [300, 1000, 300])
-    assert "adds 93.0% of 10-digit and 80.0% of 15-digit sums" in text and "reach 95% at 4x: 50.0% at 20" in text
-    assert "**98.0% at 20 digits** (4x)" in text and "at 99.0% on 20-digit sums" in text and "breaks (31.0%)" in text
-    assert "$\\sigma^{\\mathrm{rel}}_{\\mathrm{training}}$" in text and "300 or 1,000 test problems" in text
+    with pytest.raises(ClaimFailed, match=r"APE should fit 5 digits \(95%\) and nothing at 10 \(5%\); got 100\.0% and 10\.0%"):
+        rpe.check_comparison({**live, "APE": {5: 1.0, 10: 0.1}})
+    with pytest.raises(ClaimFailed, match=r"RoPE should fit 5 digits \(95%\) and generalize only a little"):
+        rpe.check_comparison({**live, "RoPE": {5: 0.9, 10: 0.2}})

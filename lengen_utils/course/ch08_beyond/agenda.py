@@ -1,8 +1,6 @@
 """Notebook 08, shared by its sections: the methods' labels, the live measurements the checks use, the learning
-curves the manifest records (sample efficiency), and the tables and checks of sections 0 and 6.
-
-Every method is a recipe of :mod:`lengen_utils.lab.zoo.catalog_nb08` with 3 seeds; a section's leaderboard is the
-entries of its tag (``nb08-gap``, ``nb08-spaces``, ``nb08-scratch``, ``nb08-curriculum``, ``nb08-loop``; all: ``nb08``).
+curves the manifest records (sample efficiency), and the tables and checks of sections 0 and 6. Every method is a
+recipe of :mod:`lengen_utils.lab.zoo.catalog_nb08` with 3 seeds; each section's leaderboard is the entries of its tag.
 """
 from __future__ import annotations
 
@@ -12,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from ...core.evaluate import LengthResult, evaluate_lengths
 from ...lab.leaderboard import budget, budget_text, leaderboard
-from ...lab.zoo import ZooError, entry_for, load, manifest_record, metrics
+from ...lab.zoo import entry_for, load, manifest_record, metrics
 from ...lab.zoo.catalog_nb05_baselines import TAG as NB05_TAG
 from ...lab.zoo.catalog_nb08 import METHODS, NB08_RECIPES, NB08_SEEDS, TRAINED_DIGITS
 from ..common.baselines import LABELS as NB05_LABELS
@@ -89,14 +87,10 @@ def learning_curves(method: str) -> dict[int, dict[int, float]]:
     return out
 
 
-def problems_to_master(method: str, level: float = MASTERED) -> list[int | None]:
-    """Per seed, the problems seen when the learning curve first exceeds ``level`` (``None``: never)."""
-    return [next((n for n, em in sorted(c.items()) if em > level), None) for c in learning_curves(method).values()]
-
-
-def median_problems(method: str, level: float = MASTERED) -> float | None:
-    """The median over seeds of :func:`problems_to_master` (``None`` when most seeds never get there)."""
-    found = problems_to_master(method, level)
+def problems_to_master(method: str, level: float = MASTERED) -> float | None:
+    """The median over seeds of the problems seen when the learning curve first exceeds ``level`` (a seed that
+    never does counts as the longest; ``None`` when most seeds never do)."""
+    found = [next((n for n, em in sorted(c.items()) if em > level), None) for c in learning_curves(method).values()]
     if sum(x is None for x in found) * 2 > len(found):
         return None
     return statistics.median(x if x is not None else float("inf") for x in found)
@@ -112,7 +106,7 @@ def speed_rows(board: dict, methods: Mapping[str, str]) -> dict[str, dict]:
     past the trained range, and the generalizable length."""
     rows = {}
     for m, label in ((m, label) for m, label in methods.items() if m in board["methods"]):
-        rows[label] = {f"problems to {pct(MASTERED, 0)} at {TRAINED_DIGITS} dig": problems(median_problems(m)),
+        rows[label] = {f"problems to {pct(MASTERED, 0)} at {TRAINED_DIGITS} dig": problems(problems_to_master(m)),
                        f"{N1} dig": median(board, m),
                        "gen. length": board["methods"][m]["generalizable_length"] if mastered(board, m) else None}
     return rows
@@ -122,21 +116,14 @@ SECTIONS = {"nb08-gap": "1. gap", "nb08-spaces": "2. spaces", "nb08-scratch": "3
             "nb08-curriculum": "4. curriculum", "nb08-loop": "5. looping"}
 
 
-def built_seconds(name: str) -> float | None:
-    """The recorded training seconds of a built entry (``None`` when it is not built)."""
-    try:
-        return manifest_record(name).get("train_seconds")
-    except ZooError:
-        return None
-
-
-def methods_table() -> dict[str, dict[str, str]]:
+def methods_table(board: dict) -> dict[str, dict[str, str]]:
     """One row per method: what it changes, its budget (layers x steps x problems per step), the median training
-    time of its built seeds (one CPU thread), its sections."""
+    time of its built seeds on the board (tag ``nb08``; one CPU thread), its sections."""
     rows = {}
     for method, spec in METHODS.items():
-        seconds = [x for s in NB08_SEEDS if (x := built_seconds(entry_for(NB08_RECIPES[method], s).name)) is not None]
-        rows[spec.label] = {"what": spec.what, "budget": budget_text(budget(entry_for(NB08_RECIPES[method], 0))),
+        m = NB08_RECIPES[method]
+        seconds = [x for x in board["methods"].get(m, {}).get("train_seconds", []) if x is not None]
+        rows[spec.label] = {"what": spec.what, "budget": budget_text(budget(entry_for(m, 0))),
                             "train s (median)": f"{statistics.median(seconds):.0f}" if seconds else "not built",
                             "sections": ", ".join(SECTIONS[t] for t in spec.tags if t in SECTIONS)}
     return rows

@@ -1,9 +1,6 @@
-"""Notebook 08, section 1: the compositionality gap (thesis Chapter 4), "the difference between performance on
-subtasks and the full task": the same decoder learns each sub-task alone (``cho_align``, ``cho_modsum``,
-``cho_carries``) and the full sum, with APE and with coupled IDs. The gap at a length is the weakest sub-task's
-median minus the full task's; linear probes (:mod:`lengen_utils.analysis.probes`) of the full-task models' residual
-stream ask whether the sub-tasks are still computed where the sum fails.
-"""
+"""Notebook 08, section 1: the compositionality gap (thesis Chapter 4): each sub-task alone (``cho_align``,
+``cho_modsum``, ``cho_carries``) against the full sum, with APE and with coupled IDs; the gap is the weakest sub-task's
+median minus the full sum's. Linear probes of the full-sum models ask whether the sub-tasks are still computed."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -14,32 +11,25 @@ from ..common.claims import claim
 from ..notebook import pct
 from . import agenda
 
-#: per position scheme, the catalog's method of the full task and of each sub-task
-SCHEMES = {"APE": {"full sum": "direct", "alignment": "align", "digit sum": "modsum", "carries": "carries"},
-           "coupled IDs": {"full sum": "coupled", "alignment": "coupled-align", "digit sum": "coupled-modsum",
-                           "carries": "coupled-carries"}}
 #: per position scheme, the full task's recipe and each sub-task's (``"nb08-direct"``, ``"nb08-align"``, ...)
-GROUPS = {group: {s: NB08_RECIPES[m] for s, m in methods.items()} for group, methods in SCHEMES.items()}
+GROUPS = {group: {task: NB08_RECIPES[m] for task, m in zip(("full sum", "alignment", "digit sum", "carries"), methods)}
+          for group, methods in (("APE", ("direct", "align", "modsum", "carries")),
+                                 ("coupled IDs", ("coupled", "coupled-align", "coupled-modsum", "coupled-carries")))}
 BROKEN = 0.95            # a curve is broken at the first tested length where its median is not above 95%
 PROBE_TARGETS = ("carry", "modsum", "a", "b", "pair")
 PROBE_WORDS = {"carry": "carry", "modsum": "digit sum", "pair": "aligned pair"}
 
 
-def lengths(board: dict) -> list[int]:
-    """The tested operand lengths."""
-    return sorted(next(iter(board["methods"].values()))["lengths"])
-
-
 def breaks(board: dict) -> dict[str, dict[str, int | None]]:
     """Per scheme and task, the first tested length at which the median is not above 95% (``None``: never)."""
-    return {group: {task: next((n for n in lengths(board) if agenda.median(board, m, n) <= BROKEN), None)
+    return {group: {task: next((n for n in sorted(board["methods"][m]["lengths"]) if agenda.median(board, m, n) <= BROKEN), None)
                     for task, m in methods.items()} for group, methods in GROUPS.items()}
 
 
 def gaps(board: dict, group: str) -> dict[int, dict[str, float | str]]:
     """Per length: the full task's median, the weakest sub-task (name and median) and the gap between them."""
     out = {}
-    for n in lengths(board):
+    for n in sorted(board["methods"][GROUPS[group]["full sum"]]["lengths"]):
         subs = {s: agenda.median(board, m, n) for s, m in GROUPS[group].items() if s != "full sum"}
         weakest, full = min(subs, key=subs.get), agenda.median(board, GROUPS[group]["full sum"], n)
         out[n] = {"full sum": full, "weakest": weakest, "weakest sub-task": subs[weakest], "gap": subs[weakest] - full}
@@ -59,9 +49,8 @@ def gap_table(board: dict) -> dict[str, dict[str, str]]:
 
 
 def check(board: dict, live: agenda.Live) -> None:
-    """Every model masters 1-5 digits. With APE the full sum and its three sub-tasks break at the same length, and
-    live (seed 0) the full sum and alignment fail one digit past the trained range; with coupled IDs the full sum
-    is never below its weakest sub-task past the trained range (the gap is at most 0)."""
+    """Every model masters 1-5 digits; with APE the full sum and its sub-tasks break at the same length (and the full
+    sum and alignment fail live); with coupled IDs the gap is at most 0 past the trained range."""
     agenda.check_mastered(board, live, [m for methods in GROUPS.values() for m in methods.values()])
     ape = breaks(board)["APE"]
     claim(len(set(ape.values())) == 1, "with APE, the full sum and every sub-task should break at the same length",
@@ -90,9 +79,8 @@ def probe_table(reports: Mapping[str, ProbeReport]) -> dict[str, dict[str, float
 
 
 def check_probes(reports: Mapping[str, ProbeReport]) -> None:
-    """Inside the trained range both full-task models compute the carry and the digit sum where they write each digit
-    (best layer >= 95%); one digit past it, the APE model has lost the digit sum (at most twice chance: it no longer
-    fetches the aligned digits) while the coupled model keeps it (>= 90%)."""
+    """Both full-sum models compute the carry and the digit sum at 5 digits (best layer >= 95%); at 6 the APE model
+    has lost the digit sum (at most twice chance) while the coupled model keeps it (>= 90%)."""
     for label, r in reports.items():
         for target in ("carry", "modsum"):
             layer, acc = probe_peak(r, target, TRAINED_DIGITS)

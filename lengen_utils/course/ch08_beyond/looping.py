@@ -1,10 +1,6 @@
-"""Notebook 08, section 5: looping (thesis Section 2.1.3: the Universal Transformer, Looped Transformers, and McLeish
-et al.'s recurrent layers with input injection, which with the Abacus embedding reach "up to 99% accuracy on 100-digit
-addition problems"). The base's 2-layer block, weight-shared, applied ``max(2, ceil(d / 2))`` times for ``d``-digit
-operands, with the embedded input added back before every pass, with APE and with Abacus IDs, beside the 2-layer
-decoders. With Abacus IDs the units digit is written from ``=``, which Abacus numbers 0, with no ID relation to the
-digits it must read; ``abacus_eq`` (our departure) puts ``=`` one ID below them.
-"""
+"""Notebook 08, section 5: looping (thesis Section 2.1.3; McLeish et al.'s recurrent layers with input injection):
+the base's 2-layer block applied ``max(2, ceil(d / 2))`` times, with APE and with Abacus IDs, beside the 2-layer
+decoders; and ``abacus_eq`` IDs (our departure: ``=``, the units digit's query, one ID below the units digits)."""
 from __future__ import annotations
 
 import statistics
@@ -43,18 +39,16 @@ def digit_medians(method: str, length: int) -> dict[int, float]:
     return {s: statistics.median(d[s] for d in seeds) for s in seeds[0]}
 
 
-def units_and_rest(method: str, length: int) -> tuple[float, float]:
-    """The units digit's median accuracy, and the mean of every other answer digit's (:func:`digit_medians`)."""
-    d = digit_medians(method, length)
-    return d[0], statistics.mean(a for s, a in d.items() if s > 0)
+def units_and_rest(digits: dict[int, float]) -> tuple[float, float]:
+    """``{significance: accuracy}`` -> the units digit's accuracy, and the mean of every other answer digit's."""
+    return digits[0], statistics.mean(a for s, a in digits.items() if s > 0)
 
 
 def digits_table(board: dict) -> dict[str, dict[str, float]]:
-    """Per Abacus model: the units digit and the other digits at 5 and 10 digits, and the top digit (the final carry)
-    at 7, medians over seeds."""
+    """Per Abacus model, medians over seeds: the units and the other digits at 5 and 10 digits, the top digit at 7."""
     rows = {}
     for m in (m for m in ABACUS + FIXED if m in board["methods"]):
-        (u5, r5), (uf, rf) = units_and_rest(m, TRAINED_DIGITS), units_and_rest(m, PER_DIGIT_LENGTH)
+        (u5, r5), (uf, rf) = (units_and_rest(digit_medians(m, n)) for n in (TRAINED_DIGITS, PER_DIGIT_LENGTH))
         rows[METHODS[m]] = {f"units, {TRAINED_DIGITS} dig": u5, f"others, {TRAINED_DIGITS} dig": r5,
                             f"units, {PER_DIGIT_LENGTH} dig": uf, f"others, {PER_DIGIT_LENGTH} dig": rf,
                             f"top digit, {N2} dig": digit_medians(m, N2)[N2]}
@@ -62,11 +56,9 @@ def digits_table(board: dict) -> dict[str, dict[str, float]]:
 
 
 def check(board: dict, live: agenda.Live) -> None:
-    """Live, seed 0: looping does not lift APE's reach (both APE models fail one digit past the trained range); the
-    looped Abacus model writes every digit but the units at twice the trained length (units at most 30%, the others
-    at least 85% on average); with ``=`` one below the units it writes the units digit (>= 95% at 5 digits).
-    Manifest: with McLeish's IDs neither model masters 1-5 digits; two digits past the trained range the looped
-    ``abacus_eq`` model beats the 2-layer one with the same IDs by at least 20 points (medians over seeds)."""
+    """Live (seed 0): both APE models fail one digit past the trained range; the looped Abacus model writes every digit
+    but the units at 10 digits; with ``=`` one below the units it writes the units digit at 5. Manifest: McLeish's
+    IDs master neither model; at 7 digits the looped ``abacus_eq`` model beats the 2-layer one by >= 20 points."""
     agenda.check_mastered(board, live, ["nb08-direct", "nb08-looped", *FIXED])
     agenda.check_fails(live, {m: METHODS[m] for m in ("nb08-direct", "nb08-looped")},
                        "More passes cannot fetch digits from positions the table never trained.")
@@ -74,8 +66,8 @@ def check(board: dict, live: agenda.Live) -> None:
         claim(not agenda.mastered(board, m), f"{METHODS[m]} should not master 1–{TRAINED_DIGITS} digits",
               f"{pct(agenda.median(board, m, TRAINED_DIGITS))} at {TRAINED_DIGITS} digits",
               "Then McLeish's IDs no longer leave the units digit unlearned.")
-    far, digits = PER_DIGIT_LENGTH, live["nb08-abacus-looped"][PER_DIGIT_LENGTH].per_digit
-    units, rest = digits[0], sum(a for s, a in digits.items() if s > 0) / (len(digits) - 1)
+    far = PER_DIGIT_LENGTH
+    units, rest = units_and_rest(live["nb08-abacus-looped"][far].per_digit)
     claim(units <= 0.3 and rest >= 0.85, f"the looped Abacus model should write every digit but the units at {far} "
           "digits (units <= 30%, the others >= 85% on average)", f"units {pct(units)}, others {pct(rest)}",
           "Its units digit is written from =, which Abacus numbers 0, far from the digits it must read.")
@@ -88,11 +80,10 @@ def check(board: dict, live: agenda.Live) -> None:
 
 
 def check_digits(board: dict) -> None:
-    """Medians over seeds, at 5 digits: with McLeish's IDs both models miss the units digit (at most 50%) and write
-    the others (at least 95%); with ``=`` one below the units both write it (at least 95%). At 7 digits the top
-    digit (the final carry) is the fixed models' weakest digit."""
+    """Medians over seeds: at 5 digits McLeish's IDs miss the units digit and write the others, ``abacus_eq`` writes
+    it; at 7 digits the top digit (the final carry) is the ``abacus_eq`` models' weakest."""
     for m in (m for m in ABACUS + FIXED if m in board["methods"]):
-        units, rest = units_and_rest(m, TRAINED_DIGITS)
+        units, rest = units_and_rest(digit_medians(m, TRAINED_DIGITS))
         ok = units >= 0.95 if m in FIXED else units <= 0.5 and rest >= 0.95
         claim(ok, f"{METHODS[m]} should {'write' if m in FIXED else 'miss'} the units digit at {TRAINED_DIGITS} "
               f"digits ({'>= 95%' if m in FIXED else '<= 50%, the others >= 95%'})", f"{pct(units)}, others {pct(rest)}")

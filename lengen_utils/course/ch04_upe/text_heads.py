@@ -1,9 +1,5 @@
 """Notebook 04, section 7: addition inside text with arithmetic heads (Sabbaghi Section 3.3, Figures 6 and 7a),
-against the same model without text, notebook 03's text-free RPE model and APE alone.
-
-Measured numbers come from the zoo manifest or from live evaluations the notebook passes in; the paper's claims
-are quoted as the paper's.
-"""
+against the same model without text, notebook 03's text-free RPE model and APE alone."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -11,32 +7,26 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import torch
 
-from ..common.claims import claim
 from ...core.model import Transformer
-from ..notebook import pct, render_md
 from ...core.tasks import Task
-from ...lab.zoo import entry, manifest_record, metrics
-
-#: ``{entry name: {length: exact match}}``, measured live.
-Live = Mapping[str, Mapping[int, float]]
-
-
-def setup_text(text: Sequence[str], plain: Sequence[str]) -> str:
-    """The text models' size, filler and budget, their training times (medians over seeds) and test size."""
-    rec = {n: manifest_record(n) for n in [*text, *plain]}
-    e = entry(text[0])
-    return render_md(
-        "{params:,} parameters; {h} of the {H} heads of each layer are arithmetic heads; 0 to {N} words per gap "
-        "(inputs of up to {T} tokens); {steps:,} steps of {bs}. Trained in {t_text:dur} with text and {t_plain:dur} "
-        "without (medians over {seeds} seeds, one thread); tested on {n:,} problems per length. Rebuild: `{cmd}`",
-        params=rec[text[0]]["n_parameters"], h=e.model.arithmetic_heads, H=e.model.n_heads, N=e.task.filler_max,
-        T=e.task.max_position + 1, steps=e.train.steps, bs=e.train.batch_size,
-        t_text=np.median([rec[n]["train_seconds"] for n in text]),
-        t_plain=np.median([rec[n]["train_seconds"] for n in plain]), seeds=len(text),
-        n=rec[text[0]]["metrics"]["eval_n"], cmd=e.command)
+from ...lab.zoo import entry
+from ..common.claims import claim
+from ..notebook import pct
+from .upe_m1 import recipe
 
 
-def check_live(live: Live, text: Sequence[str], plain: Sequence[str], rpe: str, ape: str, trained: int) -> None:
+def setup_rows(names_by_label: Mapping[str, Sequence[str]]) -> dict[str, dict[str, str]]:
+    """:func:`~.upe_m1.recipe` of each label's seeds, with its arithmetic heads, words per gap and longest input."""
+    rows = {}
+    for label, names in names_by_label.items():
+        e = entry(names[0])
+        rows[label] = {**recipe(names), "arithmetic heads": f"{e.model.arithmetic_heads} of {e.model.n_heads}",
+                       "words per gap": f"0-{e.task.filler_max}", "longest input": str(e.task.max_position + 1)}
+    return rows
+
+
+def check_live(live: Mapping[str, Mapping[int, float]], text: Sequence[str], plain: Sequence[str], rpe: str, ape: str,
+               trained: int) -> None:
     """Live: every seed masters the trained lengths; with text as good as Figure 2b's text-free RPE model at 2x and
     within 10 points at 3x; the same model without text generalizes less far; APE alone does not fit inside text."""
     lengths = sorted(live[rpe])
@@ -55,21 +45,11 @@ def check_live(live: Live, text: Sequence[str], plain: Sequence[str], rpe: str, 
     claim(live[ape][trained] <= 0.1, f"APE alone should not even fit {trained} digits inside text", pct(live[ape][trained]))
 
 
-def results_text(text: Sequence[str], plain: Sequence[str], rpe: str, ape: str, frame: int) -> str:
-    """The four curves in words, from the manifest (medians and worst seeds)."""
-    mt, mp = ({k: float(np.median([metrics(n)[k] for n in names])) for k in metrics(names[0])} for names in (text, plain))
-    lo_t, lo_p = ({k: min(metrics(n)[k] for n in names) for k in mt} for names in (text, plain))
-    return render_md(
-        "* **With text**, the median model adds {mt[10]:pct} of 10-digit and {mt[15]:pct} of 15-digit sums (worst "
-        "seed {lo_t[10]:pct} and {lo_t[15]:pct}); notebook 03's RPE encoder, without text, adds {mr[10]:pct} and "
-        "{mr[15]:pct}.\n"
-        "* **The same model without text** adds {mp[10]:pct} and {mp[15]:pct} (median; worst seed {lo_p[10]:pct} and "
-        "{lo_p[15]:pct}), although it fits the trained lengths (worst seed {lo_p[5]:pct} at 5 digits).\n"
-        "* **Text, APE only** does not even fit the seen domain at this budget: {ma[1]:pct} at 1 digit, {ma[5]:pct} "
-        "at 5.\n"
-        "* At the full frame width ({L} digits), where no pad separates the operands, the models of this section drop "
-        "({mt[16]:pct} with text, {mp[16]:pct} without; median), as in notebook 03.",
-        mt=mt, mp=mp, lo_t=lo_t, lo_p=lo_p, mr=metrics(rpe), ma=metrics(ape), L=frame)
+def check_frame_drop(at_frame: Mapping[str, Sequence[float]]) -> None:
+    """At the full frame width (no pad between the operands) every model's median drops below 50% (manifest)."""
+    for label, values in at_frame.items():
+        claim(np.median(values) < 0.5, f"{label} should drop at the full frame width (median below 50%), as in "
+              "notebook 03", pct(np.median(values)), "Then the pad between the operands is no longer a cue.")
 
 
 @torch.no_grad()
@@ -91,8 +71,13 @@ def attention_on_text(model: Transformer, task: Task, length: int, n: int) -> tu
 
 
 def _means(on_text: Mapping[str, float]) -> tuple[float, float]:
-    return (float(np.mean([v for k, v in on_text.items() if "arithmetic" in k])),
-            float(np.mean([v for k, v in on_text.items() if "APE" in k])))
+    return tuple(float(np.mean([v for k, v in on_text.items() if kind in k])) for kind in ("arithmetic", "APE"))
+
+
+def attention_rows(on_text: Mapping[str, float], share: float) -> dict[str, float]:
+    """Each head's attention on text, the mean of each kind of head, and the text's share of the tokens."""
+    arith, ape = _means(on_text)
+    return {**on_text, "arithmetic heads, mean": arith, "APE heads, mean": ape, "text's share of the tokens": share}
 
 
 def check_attention(on_text: Mapping[str, float], share: float) -> None:
@@ -102,14 +87,3 @@ def check_attention(on_text: Mapping[str, float], share: float) -> None:
           "of the text's share of the tokens on it, and less than the APE heads", f"{pct(arith)} (text is "
           f"{pct(share)} of the tokens, APE heads {pct(ape)})", "Then the heads do not ignore the text, as "
           "Sabbaghi et al. describe: update the text.")
-
-
-def attention_text(on_text: Mapping[str, float], share: float) -> str:
-    arith, ape = _means(on_text)
-    return render_md(
-        "Text is {share:pct} of the tokens of these inputs. From the number tokens, the arithmetic heads put "
-        "{arith:pct} of their attention on it (mean over heads and layers), the APE heads {ape:pct}.",
-        share=share, arith=arith, ape=ape)
-
-
-__all__ = ["attention_on_text", "attention_text", "check_attention", "check_live", "results_text", "setup_text"]

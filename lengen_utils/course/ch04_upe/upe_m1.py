@@ -1,9 +1,7 @@
-"""Notebook 04, section 3: findings M1 and M2 with a 1-digit multiplier (Sabbaghi Figure 4), APE, RPE and UPE at
-equal budget over seeds, and why un-augmented UPE declines past the trained length (not the carries).
+"""Notebook 04, section 3: findings M1 and M2 with a 1-digit multiplier (Sabbaghi Figure 4), why un-augmented UPE
+declines (not the carries), and the attention window (leaderboard ``nb04-window``) beside the paper's protocol.
 
-Also the seeds' bookkeeping the later sections share (:func:`seeds`, :func:`bands`, :func:`live_em`). Measured
-numbers come from the zoo manifest or from live evaluations the notebook passes in; the paper's claims are
-quoted as the paper's.
+Also the seeds' bookkeeping the later sections share (:func:`seeds`, :func:`bands`, :func:`live_em`, :func:`recipe`).
 """
 from __future__ import annotations
 
@@ -11,22 +9,25 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ...core.carries import multiplication_levels
-from ..common.claims import claim
 from ...analysis.complexity import exact_match_per_problem
-from ...core.evaluate import evaluate_lengths, predict
 from ...analysis.generalization import median_and_range
+from ...core.carries import multiplication_levels
+from ...core.evaluate import evaluate_length, evaluate_lengths, predict
 from ...core.model import Transformer
-from ..notebook import pct, render_md
 from ...core.tasks import Task
+from ...lab.leaderboard import leaderboard, leaderboard_rows
 from ...lab.zoo import catalog, entry, load, manifest_record, metrics, recipe_entries
 from ...lab.zoo.catalog_nb04 import nb04_name
+from ..common.claims import claim
+from ..common.seeds import of_recipe
+from ..notebook import pct
 
 #: ``{label: {length: (median, min, max)}}`` over the seeds of each label.
 Bands = Mapping[str, Mapping[int, tuple[float, float, float]]]
 #: ``{label: {entry name: {length: exact match}}}``, measured live.
 Live = Mapping[str, Mapping[str, Mapping[int, float]]]
 LIVE_SEED = 2024      # the live test sets: another seed than the manifest's
+MASTERY = "A model that fails in distribution says nothing about length."
 
 
 def seeds(enc: str, k: int = 1, **kw) -> list[str]:
@@ -64,33 +65,29 @@ def medians(live: Live) -> dict[str, dict[int, float]]:
             for label, runs in live.items()}
 
 
-def band_medians(band: Bands, labels: Sequence[str] = ("APE", "RPE", "UPE")) -> list[dict[int, float]]:
-    """Each label's median by length, from its (median, low, high) band, in the order of ``labels``."""
-    return [{n: v[0] for n, v in band[label].items()} for label in labels]
+def em_rows(live: Mapping[str, Mapping[int, float]]) -> dict[str, dict[str, float]]:
+    """``{row: {length: EM}}`` as table rows with "N dig" columns."""
+    return {name: {f"{k} dig": v for k, v in row.items()} for name, row in live.items()}
 
 
-def setup_text(m1: Mapping[str, Sequence[str]], frame: int) -> str:
-    """Section 3's models and budget, from the entries and their manifest records."""
-    e = entry(m1["UPE"][0])
-    rec = {label: [manifest_record(n) for n in names] for label, names in m1.items()}
-    seconds = [r["train_seconds"] for rs in rec.values() for r in rs]
-    return render_md(
-        "Each model: an encoder with {layers} layers, {heads} heads, `d_model` = {d}, `d_ff` = {ff} ({params:,} "
-        "parameters for UPE); {steps:,} steps of {batch} problems, AdamW, learning rate {lr}; frame $l = {L}$. "
-        "Training took {t0:dur} to {t1:dur} per seed on one CPU core; each point is {n:,} test problems. "
-        "Seeds in the zoo: {counts}. Rebuild one: `{cmd}`",
-        layers=e.model.n_layers, heads=e.model.n_heads, d=e.model.d_model, ff=e.model.d_ff,
-        params=rec["UPE"][0]["n_parameters"], steps=e.train.steps, batch=e.train.batch_size, lr=e.train.lr, L=frame,
-        t0=min(seconds), t1=max(seconds), n=rec["UPE"][0]["metrics"]["eval_n"],
-        counts=", ".join(f"{label} {len(names)}" for label, names in m1.items()), cmd=e.command)
+def recipe(names: Sequence[str]) -> dict[str, str]:
+    """The seeds of one recipe as a table row: model, data, budget, training time (min-max) and test size."""
+    e, recs = entry(names[0]), [manifest_record(n) for n in names]
+    t = [r["train_seconds"] / 60 for r in recs]
+    return {"model": f"encoder, {e.model.n_layers} layers, {e.model.n_heads} heads, d {e.model.d_model}",
+            "parameters": f"{recs[0]['n_parameters']:,}", "frame l": str(e.task.frame_width),
+            "training": f"{e.train.steps:,} steps × {e.train.batch_size}", "lr, weight decay":
+            f"{e.train.lr:g}, {e.train.weight_decay:g}", "seeds": str(len(names)),
+            "minutes per model": f"{min(t):.1f}–{max(t):.1f} ({recs[0].get('gpu') or '1 CPU thread'})",
+            "test problems per length": f"{recs[0]['metrics']['eval_n']:,}", "checkpoint": "final"}
 
 
-def check_m1m2(live: Live, trained: int) -> None:
+def check_m1m2(live: Live, trained: int, reach: int = 15) -> None:
     """Live, every seed masters the trained length; M1: APE fails at 10 digits, RPE declines then fails; M2: UPE
-    stays far above RPE at 8 and 10 digits (medians over seeds)."""
+    stays far above RPE at 8 and 10 digits; and UPE too falls short at ``reach`` digits (medians over seeds)."""
     worst = min(c[trained] for runs in live.values() for c in runs.values())
     claim(worst >= 0.95, f"every model should master {trained}-digit multiplicands (worst seed >= 95%)", pct(worst),
-          "A model that fails in distribution says nothing about length.")
+          MASTERY)
     med = medians(live)
     ape, rpe, upe = med["APE"], med["RPE"], med["UPE"]
     claim(ape[10] <= 0.05, "M1: APE should fail at 10 digits (median <= 5%)", pct(ape[10]))
@@ -100,24 +97,8 @@ def check_m1m2(live: Live, trained: int) -> None:
           "least 60% and 40 points above it at 8 digits, 30 points above it at 10)", f"UPE {pct(upe[8])} and "
           f"{pct(upe[10])}, RPE {pct(rpe[8])} and {pct(rpe[10])}", "If not, the uniform vector does not carry the "
           "multiplier here: update the text.")
-
-
-def m1_text(band: Bands, live: Live, trained: int, target: float = 0.9) -> str:
-    """What reproduces (M1, M2) and what does not (UPE's reach), from the manifest's medians."""
-    worst = min(c[trained] for runs in live.values() for c in runs.values())
-    a, r, u = band_medians(band)
-    return render_md(
-        "**What reproduces.** Every model masters the trained lengths (live, the worst seed at {t} digits: {w:pct}).\n"
-        "Past them the three encodings part as Figure 4 says:\n\n"
-        "* **APE** (M1) falls at once: median {a[6]:pct} at 6 digits, {a[10]:pct} at 10. Its learned vectors for the\n"
-        "  positions of digits 6 to 15 never met a digit in training.\n"
-        "* **RPE** (M1) declines: {r[6]:pct} at 6, {r[8]:pct} at 8, {r[10]:pct} at 10. The carries transfer (they are\n"
-        "  relative), but the multiplier is seen through a new offset from every new digit (section 1).\n"
-        "* **UPE** (M2) holds much longer: {u[6]:pct} at 6, {u[8]:pct} at 8, {u[10]:pct} at 10: the same model and "
-        "budget\n  as RPE, only the multiplier's vector made uniform.\n\n"
-        "**What does not.** UPE declines too: median {u[12]:pct} at 12 digits and {u[15]:pct} at 15, three times the\n"
-        "trained length. The course's target for this section ({target:pct0} at 3x) is not met by UPE alone at our "
-        "scale.", t=trained, w=worst, a=a, r=r, u=u, target=target)
+    claim(upe[reach] < 0.5, f"UPE alone should fall short at {reach} digits (median below 50%; the course's target "
+          "is 90%)", pct(upe[reach]), "If it holds there, UPE alone reaches 3x at our scale: update the text.")
 
 
 def decline_row(model: Transformer, task: Task, length: int, n: int) -> dict[str, float]:
@@ -140,38 +121,100 @@ def check_decline(row: Mapping[str, float]) -> None:
           "update the text.")
 
 
-def decline_text(row: Mapping[str, float], length: int, trained: int) -> str:
-    """Why UPE declines, from the live row of :func:`decline_row`."""
-    return render_md(
-        "At {n} digits UPE gets {em:pct} of the problems right, but only {x1:pct} of the `× 1` problems, which are\n"
-        "a copy, and {l1:pct} of those with at most one carry level; the units digit is right in {u:pct}. The first\n"
-        "recipe search (docs/logs/upe-log.md) found the cause: a query sees digits at relative offsets that training\n"
-        "only ever filled with `pad` (a multiplicand of at most {t} digits never puts two of its digits more than "
-        "{t1}\napart), and these keys draw attention mass that grows with the number of digits. In that search, "
-        "evaluating\nthe same problems in a wider frame (more pads, the same digits) raised the accuracy. UPE fixes "
-        "the\nmultiplier's role, not this; the next subsection and section 5 show two levers that do.",
-        n=length, em=row["EM, all"], x1=row["EM, × 1 (a copy)"], l1=row["EM, ≤ 1 carry level"],
-        u=row["units digit right"], t=trained, t1=trained - 1)
+# -- where the errors sit, and an attention window ------------------------------------------------------------
+TAG, PAPER_TAG = "nb04-window", "sabbaghi-m1-paper"
+UPE_WINDOW, UPE_PLAIN, RPE_WINDOW = "nb04-upe-m1-f20-w2", "nb04-upe-m1-f20", "nb04-rpe-m1-f20-w2"
+#: UPE without the window under the paper's protocol (notebook 03's ladder, rungs 2-6 at once)
+UPE_PAPER = "nb04-upe-m1-f20-paper"
+LABELS = {UPE_WINDOW: "UPE + window", UPE_PLAIN: "UPE (Sabbaghi)", RPE_WINDOW: "RPE + window"}
 
 
-def sites_text(sites: Mapping[int, Mapping[int, float]], trained: int) -> str:
-    """Where the errors sit (per-significance accuracy, live): the units digit, the middle and the top."""
+def error_sites(model: Transformer, task: Task, lengths: tuple[int, ...], n: int = 200) -> dict[int, dict[int, float]]:
+    """Live per-significance accuracy ``{length: {significance: accuracy}}`` on ``n`` problems per length."""
+    return {length: evaluate_length(model, task, length, n=n).per_digit for length in lengths}
+
+
+def site_rows(sites: Mapping[int, Mapping[int, float]]) -> dict[str, dict[str, float]]:
+    """Per length: the units digit, the worst and best middle digit, the product's top digit."""
+    rows = {}
+    for length, row in sites.items():
+        top = length if length in row else max(row)      # n digits x 1 digit: up to n + 1
+        middle = [row[s] for s in row if 0 < s < top]
+        rows[f"{length} digits"] = {"units digit": row[0], "middle digits, worst": min(middle),
+                                    "middle digits, best": max(middle), "top digit": row[top]}
+    return rows
+
+
+def check_error_sites(sites: Mapping[int, Mapping[int, float]], trained: int) -> None:
+    """Every digit is right at the trained length; past it the units digit, which needs only a_0 and b, fails about
+    as often as the others (within 10 points of their mean)."""
     longest = max(sites)
-    row = sites[longest]
-    top = longest if longest in row else max(row)      # the product's top digit (n digits x 1 digit: up to n + 1)
-    middle = [row[s] for s in row if 0 < s < top]
-    return render_md(
-        "Live, at {t} digits every answer digit is right in at least {lo_t:pct} of the problems. At {n} digits the "
-        "**units digit** is right in only {u:pct}, the middle digits in {m0:pct} to {m1:pct}, the product's top "
-        "digit in {top:pct}: the errors sit at every significance, and the units digit ($a_0 b \\bmod 10$, no carry comes in) "
-        "fails about as often as the others. So the weak spot is not the carry chain. For the units digit only what "
-        "lies further left changes when the multiplicand grows.",
-        t=trained, lo_t=min(sites[trained].values()), n=longest, u=row[0], m0=min(middle), m1=max(middle),
-        top=row[top])
+    units_trained, units_long = sites[trained][0], sites[longest][0]
+    claim(min(sites[trained].values()) >= 0.95, f"every answer digit should be right at the trained length "
+          f"({trained} digits)", pct(min(sites[trained].values())))
+    others = float(np.mean([v for s, v in sites[longest].items() if s]))
+    claim(units_long <= min(units_trained - 0.05, others + 0.1), f"at {longest} digits the units digit (a_0 b mod "
+          "10, no carry in) should lose accuracy and fail about as often as the others: the errors are not carries",
+          f"{pct(units_long)} (others {pct(others)} on average, {pct(units_trained)} at {trained} digits)",
+          "If it does not, the errors sit in the carries: update the text.")
 
 
-__all__ = ["LIVE_SEED", "band_medians", "band_table", "bands", "check_decline", "check_explorer", "check_m1m2", "decline_row", "decline_text",
-           "live_em", "m1_text", "medians", "seeds", "setup_text", "sites_text"]
+def window_board() -> dict:
+    return leaderboard(TAG)
+
+
+def protocol_board() -> dict:
+    """The paper's protocol's leaderboard (its selected and its final checkpoint) beside :func:`window_board`."""
+    board = window_board()
+    board["methods"] = {**leaderboard(PAPER_TAG)["methods"], **board["methods"]}
+    return board
+
+
+def board_rows(board: dict, labels: Mapping[str, str], lengths: Iterable[int]) -> dict[str, dict[str, str]]:
+    """The leaderboard's rows ``labels`` (median [min-max] over seeds), with the budget and the columns ``lengths``."""
+    keep = {"seeds", "budget", "train s", *(f"{n} dig" for n in lengths)}
+    return {label: {k: v for k, v in row.items() if k in keep} for label, row in leaderboard_rows(board, labels).items()}
+
+
+PROTOCOL_LABELS = {UPE_PAPER: "UPE, the paper's protocol: selected checkpoint",
+                   f"{UPE_PAPER} (final)": "UPE, the paper's protocol: final checkpoint",
+                   UPE_PLAIN: "UPE, the course's recipe", UPE_WINDOW: "UPE + window"}
+
+
+def _median(live: Mapping[str, Mapping[int, float]], method: str, length: int) -> float:
+    return float(np.median([em[length] for em in of_recipe(live, method)]))
+
+
+def check_window(live: Mapping[str, Mapping[int, float]], trained: int, headline: int) -> None:
+    """Live, every seed: all three recipes master the trained lengths; UPE + window keeps a median >= 90% at
+    ``headline`` digits; UPE without it and RPE with the same window stay far below."""
+    for method, label in LABELS.items():
+        inside = min(_median(live, method, n) for n in range(1, trained + 1))
+        claim(inside >= 0.95, f"{label} should master 1-{trained} digit multiplicands (median >= 95% at each)",
+              pct(inside), MASTERY)
+    ours = _median(live, UPE_WINDOW, headline)
+    claim(ours >= 0.9, f"UPE + window should keep a median >= 90% at {headline} digits "
+          f"({headline / trained:g}x the trained length)", pct(ours))
+    plain = _median(live, UPE_PLAIN, headline)
+    claim(plain <= 0.5, f"UPE without the window should fail at {headline} digits (median <= 50%)", pct(plain),
+          "If it does not, the window is not the fix: update the text.")
+    rpe = _median(live, RPE_WINDOW, headline)
+    claim(rpe <= ours - 0.2, f"RPE with the same window should stay at least 20 points below UPE at {headline} "
+          f"digits", f"{pct(rpe)} vs {pct(ours)}", "If not, the uniform vectors add nothing once the window is "
+          "there: say so.")
+
+
+def check_protocol(board: dict, headline: int) -> None:
+    """From the manifest: under the paper's protocol (the checkpoint chosen on longer products) UPE without the
+    window masters 5 digits and still stays below a median of 50% at ``headline`` digits; with the window, >= 90%."""
+    selected = board["methods"][UPE_PAPER]["lengths"]
+    claim(selected[5]["median"] >= 0.95, "UPE under the paper's protocol should master 5 digits (median >= 95%)",
+          pct(selected[5]["median"]), MASTERY)
+    claim(selected[headline]["median"] < 0.5, f"UPE under the paper's protocol should stay below 50% at {headline} "
+          f"digits (median of the selected checkpoints)", pct(selected[headline]["median"]),
+          "If it reaches 3x, the paper's UPE alone does: update the text.")
+    window = board["methods"][UPE_WINDOW]["lengths"][headline]["median"]
+    claim(window >= 0.9, f"UPE + window should keep >= 90% at {headline} digits (median)", pct(window))
 
 
 def check_explorer(explorer, band: Mapping[int, tuple[float, float, float]]) -> None:

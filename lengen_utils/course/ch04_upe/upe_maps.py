@@ -6,14 +6,12 @@ Measured numbers come from the loaded checkpoints' vectors the notebook passes i
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from ..common.claims import claim
 from ...analysis.interpret import PositionalMaps, effective_offsets
-from ..notebook import render_md
 
 
 def map_stats(m: PositionalMaps, k: int, span: int) -> dict[int, dict]:
@@ -77,30 +75,10 @@ def check_maps(stats: Mapping) -> None:
           "Then the paper's \"less dispersed\" shows here: update the text.")
 
 
-def maps_text(stats: Mapping, weight_decay: float) -> str:
-    """The section's findings from :func:`measure`."""
-    unused = max(v for v, _ in stats["far_norm"]["UPE"])
-    typical = min(t for _, t in stats["far_norm"]["UPE"])
-    return render_md(
-        "**What the maps show, measured.**\n\n"
-        "* **Weight decay works as the paper says:** in UPE no pair ever uses $p_{{{far}}}$ (the multiplier seen from "
-        "the\n  units digit takes $c_1$ instead), and its norm has decayed to at most {un:.3f}, against a median "
-        "vector norm of\n  at least {ty:.2f} per layer. In RPE the same offset is the multiplier's, and its vector "
-        "is alive.\n"
-        "* **The carry vector leads in some layers, not in all.** $p_{{+1}}$ (the paper's $P_{{-1}}$) is the largest "
-        "vector\n  in {cr} of the {tr} layers of the RPE models and {cu} of the {tu} layers of the UPE models (all "
-        "seeds), where\n  Figure 11 has $P_{{-1}}$ \"the most noticeable\" in every layer. Elsewhere the largest sits "
-        "at {oth}: the next more\n  significant digits ($-1$, $-2$), or far offsets ($|d| \\ge 12$), which in "
-        "training only ever have the multiplier,\n  `×` or a pad on one side.\n"
-        "* **UPE is not less dispersed here.** By the effective number of offsets, UPE spreads its signal over\n"
-        "  {eu} offsets per layer (median) and RPE over {er}: the paper's \"attention is less dispersed in UPE\" does "
-        "not\n  show at our scale and weight decay {wd} (seeds: {ns}; every layer). A caveat: the vectors are a\n"
-        "  proxy for attention (a vector with a large norm can still be ignored by the queries).",
-        far=stats["far"], un=unused, ty=typical, cr=stats["carry"]["RPE"], tr=stats["layers"]["RPE"],
-        cu=stats["carry"]["UPE"], tu=stats["layers"]["UPE"],
-        oth=", ".join(f"{d:+d} ({n}x)" for d, n in sorted(Counter(stats["others"]).items())),
-        eu=np.median(stats["effective"]["UPE"]), er=np.median(stats["effective"]["RPE"]), wd=weight_decay,
-        ns=", ".join(f"{label} {n}" for label, n in stats["seeds"].items()))
-
-
-__all__ = ["check_maps", "map_stats", "maps_text", "measure"]
+def summary_rows(stats: Mapping) -> dict[str, dict[str, str]]:
+    """Per encoding, from :func:`measure`: where p_+1 leads, the multiplier's offset against the layers' median
+    norm (largest over layers and seeds), and the median effective number of offsets."""
+    return {label: {"layers where p_+1 is the largest": f"{stats['carry'][label]} of {stats['layers'][label]}",
+                    f"norm of p_{stats['far']} / the layer's median, largest": f"{max(v / t for v, t in far):.3f}",
+                    "effective offsets, median": f"{np.median(stats['effective'][label]):.1f}"}
+            for label, far in stats["far_norm"].items()}

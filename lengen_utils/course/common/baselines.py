@@ -13,7 +13,7 @@ from .claims import claim
 from ...core.constants import EVAL_SEED
 from ...lab.leaderboard import leaderboard
 from ...lab.zoo import load
-from ..notebook import pct, render_md
+from ..notebook import pct
 from ...lab.zoo.catalog_nb05 import ABLATION_RECIPES
 from ...lab.zoo.catalog_nb05_baselines import BASELINE_RECIPES, BASELINES, TAG
 
@@ -93,22 +93,6 @@ def check_abacus(board: dict, live: Mapping[str, Mapping[int, float]]) -> None:
               "manifest", pct(live["nb05-base-abacus"][15]))
 
 
-def _abacus_text(board: dict, live: Mapping[str, Mapping[int, float]]) -> str:
-    abacus = board["methods"]["nb05-base-abacus"]
-    b, at15 = abacus["budget"], abacus["lengths"][15]["median"]
-    if not abacus["mastered"]:
-        return (f"Abacus, with the operators at ID 0 and a random offset, does not master 1–10 digits with "
-                f"{b['layers']} layer(s) and {b['steps']:,} steps (median {pct(abacus['lengths'][10]['median'])} at "
-                f"10 digits), so it stays out of the comparison")
-    text = (f"Abacus also gives every digit an ID by its significance (counted per number, the operators at ID 0); "
-            f"it masters 1–10 digits with {b['layers']} layers and {b['steps']:,} steps and is at {pct(at15)} at 15 "
-            f"digits (median; live, seed 0: {pct(live['nb05-base-abacus'][15])})")
-    if at15 < 0.5:
-        text += (": at our scale IDs by significance alone do not carry a model far past its trained lengths; what "
-                 "does is our variant's attention margin (section 3)")
-    return text
-
-
 def fire_thresholds(model) -> list[float]:
     """The learned threshold L of every FIRE layer of ``model`` (the normaliser is ``max(L, i)``)."""
     return [float(p.detach()) for n, p in model.named_parameters() if n.endswith(".threshold")]
@@ -144,57 +128,6 @@ def check_fire(board: dict) -> tuple[list[float], int]:
     return thresholds, longest_tokens
 
 
-def fire_text(board: dict, thresholds: Sequence[float], longest_tokens: int) -> str:
-    """FIRE alone and FIRE with index hints, from the leaderboard, beside index hints with random-start APE."""
-    fire, with_hints, hints = (board["methods"][m] for m in (FIRE, FIRE_HINTS, HINTS))
-    b = fire["budget"]
-    return render_md(
-        "**FIRE.** With {layers} layers and {steps:,} steps FIRE masters 1–10 digits ({f10:pct} at 10, median) and "
-        "falls to {f15:pct} at 15 digits, like the other encodings that tie no digit to its significance. Its "
-        "learned thresholds L stay at {lo:.0f}–{hi:.0f}, above the longest test sequence here ({tokens} positions): "
-        "every query is normalised by L, so FIRE acts as a learned function of the log distance and its "
-        "progressive interpolation never engages at our lengths. **FIRE with index hints** (Zhou et al.'s recipe at "
-        "our scale, {hs} seeds): {h10:pct} at 10 digits, {h15:pct} at 15 (median; range {h15lo:pct}–{h15hi:pct}) "
-        "and {h20:pct} at 20, against {a15:pct} and {a20:pct} for index hints with random-start APE.",
-        layers=b["layers"], steps=b["steps"], f10=fire["lengths"][10]["median"], f15=fire["lengths"][15]["median"],
-        lo=min(thresholds), hi=max(thresholds), tokens=longest_tokens, hs=len(with_hints["seeds"]),
-        h10=with_hints["lengths"][10]["median"], h15=with_hints["lengths"][15]["median"],
-        h15lo=with_hints["lengths"][15]["min"], h15hi=with_hints["lengths"][15]["max"],
-        h20=with_hints["lengths"][20]["median"], a15=hints["lengths"][15]["median"], a20=hints["lengths"][20]["median"])
-
-
-def leaderboard_text(board: dict, live: Mapping[str, Mapping[int, float]]) -> str:
-    """What the leaderboard shows: the position-agnostic baselines fall at once, coupling holds; Abacus and index
-    hints in between, with their budgets."""
-    budgets = {m: board["methods"][m]["budget"] for m in built(board)}
-    falls = "; ".join(f"{LABELS[m]} ({budgets[m]['layers']} layers, {budgets[m]['steps']:,} steps) "
-                      f"{pct(median(board, m, 15))}" for m in falling(board))
-    return render_md(
-        "**What the leaderboard shows.** Every method that masters its trained lengths writes 1–10 digit sums "
-        "almost perfectly; beyond them, the methods split in two. Those that tie no digit to its significance "
-        "fall at once. The median at 15 digits: {falls}. Whatever they learned about positions (absolute, "
-        "relative, or counted by the causal mask) is tied to the lengths they saw. Of the methods that give each "
-        "digit an ID by its significance, plain coupling ({pl} layer, {steps:,} steps) keeps {pc:pct} at 15 digits, "
-        "and our variant {both40:pct} at 40 digits. {abacus_text}. "
-        "Index hints tie digits to significance through the input instead (a letter per digit), with three layers "
-        "and a sequence twice as long: live, seed 0 is at {h12:pct} at 12 digits, and at 15 digits the median "
-        "over {hn} seed(s) is {h15:pct}.",
-        falls=falls, pc=median(board, "nb05-plain", 15), abacus_text=_abacus_text(board, live),
-        h12=live["nb05-base-hints"][12], h15=median(board, "nb05-base-hints", 15),
-        hn=len(board["methods"]["nb05-base-hints"]["seeds"]), steps=budgets["nb05-plain"]["steps"],
-        pl=budgets["nb05-plain"]["layers"], both40=median(board, "nb05-both", 40))
-
-
-def summary(board: dict) -> str:
-    """The summary's bullet on the baselines."""
-    return render_md(
-        "* **Baselines** (Cho Figure 1), each given the budget it needed to master 1–10 digits: {falls} at 15 "
-        "digits (median over seeds), against\n  {pc15:pct} for plain coupling and {both15:pct} for our variant: "
-        "without IDs tied to significance, mastering\n  the trained lengths buys nothing beyond them.",
-        falls=", ".join(f"{LABELS[m]} {pct(median(board, m, 15))}" for m in falling(board)),
-        pc15=median(board, "nb05-plain", 15), both15=median(board, "nb05-both", 15))
-
-
 __all__ = ["FIRE", "FIRE_HINTS", "HINTS", "LABELS", "NO_SIGNIFICANCE", "TAG", "board", "built", "mastered",
-           "falling", "band_groups", "median", "check", "check_abacus", "check_fire", "fire_facts", "fire_text", "fire_thresholds",
-           "leaderboard_text", "summary"]
+           "falling", "band_groups", "median", "check", "check_abacus", "check_fire", "fire_facts", "fire_thresholds",
+           "leaderboard_text"]

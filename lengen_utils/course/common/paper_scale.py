@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .claims import claim
 from ...core.constants import EVAL_SEED
 from ...core.evaluate import evaluate_lengths
-from ..notebook import n_eval, pct, render_md
+from ..notebook import n_eval, pct
 from ..plots.curves import accuracy_vs_length
 from ...lab.papers import departures_table, to_markdown
 from ...lab.zoo import entry, load, read_manifest, recipe_entries
@@ -171,45 +171,6 @@ def figure(spec: PaperScale, live: dict[str, dict[int, float]]):
     return accuracy_vs_length(curves, trained_length=e.task.max_digits, styles=styles, marks=marks,
                               title=f"{spec.recipe}: {e.model.n_layers} layer(s), d {e.model.d_model}, "
                                     f"{e.model.n_heads} heads, trained on a GPU")
-
-
-def text(spec: PaperScale, live: dict[str, dict[int, float]]) -> str:
-    """What the figure shows, with the numbers from the manifest and the live run."""
-    manifest = read_manifest()
-    names = list(seeds(spec).values())
-    e = entry(names[0])
-    secs = sorted(manifest[name]["train_seconds"] for name in names)
-    longest = max(spec.live_lengths)
-    worst_live = min(points[longest] for points in live.values())
-    return render_md(
-        "**At paper scale.** {seeds} of `{recipe}` ({params:,} parameters), trained for {steps:,} steps on one {gpu} "
-        "in {secs} s. The paper: {paper}. Live here, on {n_live} problems per length, the worst seed scores {worst:pct} "
-        "at {longest}; the GPU records ({n_rec} problems per length) are the lines.",
-        seeds="One seed" if len(names) == 1 else f"{len(names)} seeds", recipe=spec.recipe,
-        params=manifest[names[0]]["n_parameters"], steps=e.train.steps, gpu=manifest[names[0]].get("gpu", "GPU"),
-        secs=" to ".join(f"{s:.0f}" for s in (secs[0], secs[-1])) if len(secs) > 1 else f"{secs[0]:.0f}",
-        paper=spec.paper, n_live=n_eval(spec.live_n), worst=worst_live, longest=spec.length_phrase.format(longest),
-        n_rec=e.eval_n)
-
-
-def texts(specs: tuple[PaperScale, ...], lives: dict[str, dict[str, dict[int, float]]]) -> str:
-    """:func:`text` of each spec, one paragraph each."""
-    return "\n\n".join(text(spec, lives[spec.recipe]) for spec in specs)
-
-
-def upe_m3_text(live: dict[str, dict[int, float]], cpu_median_at_5: float) -> str:
-    """:func:`text` for :data:`UPE_M3`, then its record against the CPU recipe's median (``cpu_median_at_5``) and
-    what it keeps at 12 digits (2.4x the trained length; the paper's bar is about 90% at 16)."""
-    rec = recorded(UPE_M3)
-    at5, at12 = (min(points[k] for points in rec.values()) for k in (5, 12))
-    return text(UPE_M3, live) + "\n\n" + render_md(
-        "On the recorded test sets it scores {at5:pct} at 5 digits, against the CPU recipe's median of {cpu:pct} "
-        "(6 layers, `d_model` 128, as many training problems): the deeper, wider model learns more, and still falls "
-        "short of the 95% that mastering the trained range asks, so no length claim rests on this model. At 12 "
-        "digits it keeps {kept:pct} of its 5-digit accuracy; the paper's point is 16 digits, where this model "
-        "collapses, for a reason of our recipe that the next section removes; the section after it reaches that "
-        "point with a budget that masters 5 digits.", at5=at5,
-        cpu=cpu_median_at_5, kept=at12 / at5)
 
 
 MASTERY_FIX = "A model that fails in distribution says nothing about length."
@@ -413,4 +374,4 @@ __all__ = ["CHO_PLAIN", "COUPLED", "M2_RUNS", "M2_TARGET", "MINESWEEPER", "NB05"
            "UPE_M3_MASKED", "UPE_M3_SEEN", "check_m2_target", "m2_column_rows", "m2_medians", "m2_records", "m2_rows",
            "check_cho_plain", "check_coupled", "check_minesweeper", "check_nb05", "check_nx2", "check_rpe",
            "check_upe_m3", "check_upe_masked", "checkpoint_rows", "departures", "retention", "evaluate_live", "figure", "live_figure",
-           "live_figures", "recorded", "recorded_rows", "seeds", "text", "texts", "upe_m3_text"]
+           "live_figures", "recorded", "recorded_rows", "seeds"]

@@ -18,6 +18,11 @@ softmax explicitly, with every mask applied, for plots of attention patterns.
 ``length_scale`` (scalable softmax) multiplies the queries and the bias of query ``i`` by ``s_h log(n_i)``,
 ``n_i`` the number of keys it sees (``i + 1`` in a decoder, the real keys in an encoder), so the fused
 kernels still run.
+
+No fused CPU kernel of SDPA returns the gradient of a float bias. A decoder trained on the CPU with the relative
+scalar bias alone takes :func:`~lengen_utils.core.model.fused_bias.causal_bias_attention` instead (the bias gathered
+inside, the causal mask and the scalable softmax folded in, the masked blocks skipped); any other trainable bias takes
+the math path written out (``_math_attention``), the reference that the kernel is tested against.
 """
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from typing import Callable
 
 import torch
 
-QUERY_BLOCK = 128   # rows of a query block: a block's probabilities (4 heads x 6 sequences x 128 x T) stay in cache
+QUERY_BLOCK = 64    # rows of a query block: 4 heads x 6 sequences x 64 x 462 probabilities (2.8 MB) stay in cache
 #: copies of each row of the expanded table, key ``j`` using copy ``j % SPREAD``: most keys of a row fall in the same
 #: clipped column, and the backward's ``index_add_`` into one address waits for the previous add (about 4 ns each)
 SPREAD = 8

@@ -64,7 +64,7 @@ def test_short_cpu_run_table_and_json(capsys):
 
 
 def test_the_shapes_are_zoo_recipes_at_the_stated_sizes():
-    from lengen_utils import zoo
+    from lengen_utils.lab import zoo
 
     flagship = zoo.entry("flagship-coupled")
     assert (SHAPES["flagship"].model, SHAPES["flagship"].task) == (flagship.model, flagship.task)

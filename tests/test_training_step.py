@@ -82,7 +82,8 @@ def test_relative_bias_lookup_equals_advanced_indexing(channels):
     torch.testing.assert_close(mine, theirs, rtol=1e-6, atol=1e-5)
 
 
-def test_math_attention_equals_sdpa_with_the_masked_bias():
+def test_math_attention_equals_sdpa_with_the_masked_bias(monkeypatch):
+    monkeypatch.setattr(attention_module, "FUSED_BIAS_KERNEL", False)     # the reference path, not the fused kernel
     cfg = ModelConfig(d_model=64, n_heads=4, d_ff=64, max_positions=65, relative_bias=True, relative_bias_scale=20.0)
     torch.manual_seed(1)
     model = Transformer(cfg).train()

@@ -4,7 +4,9 @@ import pytest
 from lengen_utils.analysis.rpe_decline import CascadeSplit
 from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.course.ch03_rpe import sabbaghi_a2 as s
-from lengen_utils.lab.zoo.catalog_sabbaghi_a2 import A2_RECIPES
+from lengen_utils.course.ch03_rpe.recipes import A2_LADDER
+
+A2_RECIPES = {f"a2-{rung}": A2_LADDER.id(rung) for rung in A2_LADDER.variants}
 
 
 def _board(curves: dict[str, dict[int, float]], mastered: dict[str, bool] | None = None) -> dict:

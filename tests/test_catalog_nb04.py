@@ -1,4 +1,4 @@
-"""Notebook 04's zoo entries (lengen_utils/lab/zoo/catalog_nb04.py): the configs are what Sabbaghi's M1-M3
+"""Notebook 04's zoo entries (lengen_utils/course/ch04_upe/recipes.py): the configs are what Sabbaghi's M1-M3
 experiments and the eq. 3.2 format need, and the encodings are compared at equal budget. Fast: no training."""
 from __future__ import annotations
 

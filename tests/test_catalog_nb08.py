@@ -1,4 +1,4 @@
-"""Notebook 08's zoo recipes (lengen_utils.lab.zoo.catalog_nb08): one base, each method one change, three seeds."""
+"""Notebook 08's zoo recipes (lengen_utils/course/ch08_beyond/recipes.py): one base, each method one change, three seeds."""
 from __future__ import annotations
 
 from dataclasses import replace

@@ -101,7 +101,7 @@ def test_the_style_check_sees_each_offence(source):
 def test_every_chapter_recipes_module_is_registered():
     import importlib
     catalog_module = importlib.import_module("lengen_utils.lab.zoo.catalog")
-    registered = {Path(m.__file__).resolve() for m in catalog_module.CHAPTER_RECIPES}
+    registered = {Path(m.__file__).resolve() for m in catalog_module.RECIPE_MODULES}
     assert registered == {p.resolve() for p in RECIPE_MODULES}
 
 

@@ -2,7 +2,7 @@
 
 Each notebook's recipes are data in its chapter folder, ``lengen_utils/course/chNN_<topic>/recipes.py`` (a
 :class:`~.recipe.RecipeTable` per experiment, listed in its ``TABLES``); the lab's own (the flagship's runs and the
-smoke entry) are in :mod:`.recipes`. This module imports every one of them explicitly (:data:`CHAPTER_RECIPES`)
+smoke entry) are in :mod:`.recipes`. This module imports every one of them explicitly (:data:`RECIPE_MODULES`)
 and registers all their tables in one call (:func:`register_all`), so that no recipe depends on the order in which
 modules were imported. Changing an entry means rebuilding it (``python -m lengen_utils.lab.zoo train NAME``);
 ``verify`` refuses a manifest that no longer matches.
@@ -21,7 +21,7 @@ from .aliases import add_alias
 from .registry import ENTRIES, catalog, entry, register, register_recipe
 
 #: every module of recipe tables: the lab's own, then each chapter's, in the notebooks' order
-CHAPTER_RECIPES = (lab, ch02, ch03, ch04, ch05, ch06, ch07, ch08)
+RECIPE_MODULES = (lab, ch02, ch03, ch04, ch05, ch06, ch07, ch08)
 
 #: other names of entries (:mod:`.aliases`): the flagship's models are seeds of notebook 05's recipes, stored once
 FLAGSHIP_ALIASES: dict[str, str] = {"flagship-coupled": "nb05-sink-s0", "flagship-ape": "nb05-base-ape-s0"}
@@ -31,7 +31,7 @@ def register_all() -> None:
     """Register every table's recipes (with an entry per seed) and the aliases; once."""
     if ENTRIES:
         return
-    for module in CHAPTER_RECIPES:
+    for module in RECIPE_MODULES:
         for table in module.TABLES:
             for recipe in table.recipes():
                 register_recipe(recipe)
@@ -41,4 +41,4 @@ def register_all() -> None:
 
 register_all()
 
-__all__ = ["CHAPTER_RECIPES", "ENTRIES", "FLAGSHIP_ALIASES", "catalog", "entry", "register", "register_all"]
+__all__ = ["RECIPE_MODULES", "ENTRIES", "FLAGSHIP_ALIASES", "catalog", "entry", "register", "register_all"]

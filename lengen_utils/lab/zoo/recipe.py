@@ -61,7 +61,12 @@ def with_overrides(item: Configured, overrides: Mapping[str, object] | Iterable[
     :func:`parse_overrides` into that mapping. The overrides of one section are applied together, so that fields
     that must change together (``task.op`` and ``task.pack``) can. An unknown field or a value the config refuses
     raises ``ValueError`` naming it."""
-    typed = dict(overrides) if isinstance(overrides, Mapping) else parse_overrides(item, overrides)
+    if isinstance(overrides, Mapping):
+        typed, texts = dict(overrides), {}
+    else:
+        overrides = list(overrides)
+        typed = parse_overrides(item, overrides)
+        texts = {text.partition("=")[0].strip(): text for text in overrides}     # the words a refusal quotes
     by_section: dict[str, dict] = {}
     own: dict[str, object] = {}
     plain = PLAIN_FIELDS if isinstance(item, Recipe) else PLAIN_FIELDS[:-2]
@@ -81,7 +86,8 @@ def with_overrides(item: Configured, overrides: Mapping[str, object] | Iterable[
         try:
             item = replace(item, **{section: replace(getattr(item, section), **fields)})
         except (TypeError, ValueError) as err:
-            what = ", ".join(f"{section}.{name}={value!r}" for name, value in fields.items())
+            what = ", ".join(repr(texts.get(f"{section}.{name}", f"{section}.{name}={value!r}"))
+                             for name, value in fields.items())
             raise ValueError(f"override{'s' if len(fields) > 1 else ''} {what} refused: {err}") from None
     return replace(item, **own) if own else item
 

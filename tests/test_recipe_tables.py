@@ -123,3 +123,16 @@ def test_one_override_function_takes_typed_values_and_strings():
         with_overrides(base, {"model.no_such": 1})
     with pytest.raises(ValueError, match="not a field"):
         with_overrides(base, {"id": "x"})
+
+
+def test_the_lab_bases_are_the_flagship_functions_at_their_defaults():
+    """bench builds the flagship at any budget with lab/zoo/flagship.py's functions; the tables' bases are their
+    defaults, written out as data."""
+    from lengen_utils.lab.zoo import flagship, recipes
+    for base, made in ((recipes.COUPLED, flagship.coupled_recipe()), (recipes.FLAGSHIP, flagship.flagship_recipe()),
+                       (recipes.APE, flagship.ape_recipe())):
+        assert (base.task, base.model, base.train) == (made.task, made.model, made.train)
+        assert (base.eval_lengths, base.eval_n, base.description, base.tags) == (
+            made.eval_lengths, made.eval_n, made.description, made.tags)
+    reach, minute = recipes.FLAGSHIP_RUNS.recipe("reach"), recipes.FLAGSHIP_RUNS.recipe("minute")
+    assert reach.entry(0) == flagship.reach_recipe(seed=0) and minute.entry(3) == flagship.minute_recipe(seed=3)

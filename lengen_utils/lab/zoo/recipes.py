@@ -8,7 +8,7 @@
   --tag flagship-seeds``) and ``flagship-minute`` (the same trained for time; ``bench flagship-time``);
 * :data:`SMOKE`: ``smoke-coupled-3``, the entry CI retrains end to end (tens of seconds on 2 cores).
 
-tests/test_recipes.py checks that the bases are the flagship functions' recipes at their defaults.
+tests/test_recipe_tables.py checks that the bases are the flagship functions' recipes at their defaults.
 """
 from __future__ import annotations
 

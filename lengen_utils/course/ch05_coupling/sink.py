@@ -13,7 +13,7 @@ from ...lab.zoo import entry_for
 from ..common.seeds import Curves
 
 LABELS = {"nb05-len10": "our variant, IDs up to 128", "nb05-sink": "+ sink for the final carry"}
-SINK = {10: "nb05-sink", 5: "nb05-sink-len5", 15: "nb05-sink-len15"}        # trained length -> the sink recipe (1–10: the five seeds of ``nb05-sink``)
+SINK = {5: "nb05-sink-len5", 10: "nb05-sink", 15: "nb05-sink-len15"}        # trained length -> the sink recipe (1–10: the five seeds of ``nb05-sink``)
 #: the raised flagship's targets: median at 70 digits, worst seed at 40
 TARGET_MEDIAN_70, TARGET_WORST_40 = 0.95, 0.9
 

@@ -1,4 +1,4 @@
-"""Notebook 04's zoo entries (lengen_utils/lab/zoo/catalog_nb04.py): the configs are what Sabbaghi's M1-M3
+"""Notebook 04's zoo entries (lengen_utils/course/ch04_upe/recipes.py): the configs are what Sabbaghi's M1-M3
 experiments and the eq. 3.2 format need, and the encodings are compared at equal budget. Fast: no training."""
 from __future__ import annotations
 
@@ -11,7 +11,17 @@ from lengen_utils.lab import zoo
 from lengen_utils.core.formats import PAD, decode_answer, encode
 from lengen_utils.core.problems import Problem
 from lengen_utils.core.tasks import Task
-from lengen_utils.lab.zoo import catalog_nb04 as C
+from types import SimpleNamespace
+
+from lengen_utils.course.ch04_upe import upe_m1
+
+# the settings of notebook 04's table (lengen_utils/course/ch04_upe/recipes.py) that these checks read
+C = SimpleNamespace(
+    nb04_name=upe_m1.nb04_name, NB04_ENCODINGS=("learned", "rpe", "upe"), NB04_SEEDS=(0, 1, 2), NB04_M3_SEEDS=(0,),
+    NB04_TRAINED=5, NB04_WIDGET_TRAINED=(3, 5), NB04_MAP_ENCODINGS=("rpe", "upe"), NB04_MAP_WEIGHT_DECAY=0.5,
+    NB04_WINDOW=2, NB04_WINDOW_FRAME=20, NB04_HEADLINE={1: 15, 3: 13},
+    NB04_RECIPE={1: dict(d_model=64, n_layers=3, n_heads=4, d_ff=128, steps=3000, lr=3e-3),
+                 3: dict(d_model=64, n_layers=4, n_heads=4, d_ff=512, steps=4000, lr=3e-3)})
 
 RECIPE = re.compile(r"^nb04-(ape|rpe|upe)(-shift)?-m(\d)(-l\d+)?(-wd)?$")    # a name without its -sN seed
 ENTRIES = {n: e for n, e in zoo.catalog().items() if RECIPE.match(e.recipe) and e.seeded}

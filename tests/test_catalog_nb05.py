@@ -3,8 +3,12 @@ import pytest
 
 from lengen_utils.lab import zoo
 from lengen_utils.core.tasks import Task
-from lengen_utils.lab.zoo import catalog_nb05 as C
-from lengen_utils.lab.zoo.catalog_nb05_mul import MUL_STEPS
+from types import SimpleNamespace
+
+# the settings of notebook 05's tables (lengen_utils/course/ch05_coupling/recipes.py) that these checks read
+C = SimpleNamespace(NB05_SEEDS=(0, 1, 2), NB05_DEPTHS=(2, 3), NB05_MUL_LONG_STEPS=6000, NB05_TRAINED=(5, 10, 15),
+                    NB05_TRAINED_MAX_POSITION=128, NB05_METHODS=("plain", "bias", "pack", "both"))
+MUL_STEPS = 8000
 
 
 def configs(name):

@@ -31,6 +31,6 @@ def test_train_config_betas_from_json_list():
 
 
 def test_every_zoo_entry_is_a_consistent_pair():
-    from lengen_utils.lab.zoo.catalog import catalog
+    from lengen_utils.lab.zoo import catalog
     for entry in catalog().values():
         check_compatible(entry.model, entry.task)

@@ -14,7 +14,10 @@ from lengen_utils.core.positions2d import BOARD_SCHEMES
 from lengen_utils.core.task_config import SAMPLERS
 from lengen_utils.lab import papers as P
 from lengen_utils.lab.zoo import RECIPES, get_recipe, with_overrides
-from lengen_utils.lab.zoo.catalog_sabbaghi_a2 import A2_RECIPES, A2_TAG
+from lengen_utils.course.ch03_rpe.recipes import A2_LADDER
+
+A2_TAG = "sabbaghi-a2"
+A2_IDS = A2_LADDER.ids()
 
 REPRODUCTIONS = sorted(P.REPRODUCTIONS.items())
 #: compared fields whose row reads one config field as it is: the test reads them itself, by path
@@ -86,14 +89,14 @@ def test_the_values_are_the_papers():
 
 
 def test_every_reproduction_recipe_exists_and_has_a_claim_and_a_reference():
-    required = {"sabbaghi-a2-paper", "sabbaghi-rpe-addition-5to50", *A2_RECIPES.values(), "sabbaghi-upe-m3-9l",
+    required = {"sabbaghi-a2-paper", "sabbaghi-rpe-addition-5to50", *A2_IDS, "sabbaghi-upe-m3-9l",
                 "sabbaghi-upe-m3-9l-masked", "cho-plain-1to30", "cho-addition-1to30", "cho-mul-nx2-1to40",
                 "cho-minesweeper-5to9"}
     assert required <= set(P.REPRODUCTIONS)
     for recipe_id, claim in REPRODUCTIONS:
         assert get_recipe(recipe_id).id == recipe_id
         assert claim in P.PAPER_SETUPS and claim in P.REFERENCE_OF
-    assert {P.REPRODUCTIONS[r] for r in A2_RECIPES.values()} == {"sabbaghi-a2"}
+    assert {P.REPRODUCTIONS[r] for r in A2_IDS} == {"sabbaghi-a2"}
 
 
 def test_every_recipe_tagged_as_a_paper_reproduction_is_compared():
@@ -228,7 +231,7 @@ def test_a2_window_labels_its_window():
 
 
 def test_the_ladder_closes_one_gap_per_rung():
-    differing = [{f for f, r in _rows(rid).items() if r["status"] == "differs"} for rid in A2_RECIPES.values()]
+    differing = [{f for f, r in _rows(rid).items() if r["status"] == "differs"} for rid in A2_IDS]
     closed = [before - after for before, after in zip(differing, differing[1:])]
     assert closed[:5] == [{"training sampler"}, {"training set (0: fresh every step)"}, {"dropout"},
                           {"norm placement"}, {"checkpoint selection"}]

@@ -39,11 +39,17 @@ LAYERS: dict[str, int] = {
     "course": 8, "course.plots": 8, "course.widgets": 8, "course.notebook": 8, "course.colab": 8, "course.common": 8,
     "course.ch00_tour": 8, "course.ch01_formats": 8, "course.ch02_ape": 8, "course.ch03_rpe": 8, "course.ch04_upe": 8,
     "course.ch05_coupling": 8, "course.ch06_complexity": 8, "course.ch07_theory": 8, "course.ch08_beyond": 8,
+    # a chapter's recipes are data at the lab layer: lab.zoo.catalog imports and registers them
+    "course.ch02_ape.recipes": 7, "course.ch03_rpe.recipes": 7, "course.ch04_upe.recipes": 7,
+    "course.ch05_coupling.recipes": 7, "course.ch06_complexity.recipes": 7, "course.ch07_theory.recipes": 7,
+    "course.ch08_beyond.recipes": 7,
 }
 LAYER_NAMES = ["base", "problems", "formats/positions", "tasks", "model", "train/evaluate", "analysis", "lab",
                "course"]
 #: each group of the tree holds exactly these layers
 GROUP_LAYERS = {"core": range(0, 6), "analysis": range(6, 7), "lab": range(7, 8), "course": range(8, 9)}
+#: a chapter's recipes (``course/chNN_<topic>/recipes.py``): data at the lab layer inside the course's tree
+RECIPES = re.compile(r"course\.ch\d\d_\w+\.recipes")
 
 
 def module_name(path: Path) -> str:
@@ -91,8 +97,10 @@ def graph() -> dict[str, set[str]]:
 
 def top(name: str) -> str:
     """Where ``name`` sits in the tree: ``"core.model"`` for ``lengen_utils.core.model.attention``, ``"core"`` for the
-    group's own ``__init__``, ``""`` for the facade."""
-    return ".".join(name.split(".")[1:3])
+    group's own ``__init__``, ``""`` for the facade; a chapter's recipes module is its own place
+    (``"course.ch05_coupling.recipes"``)."""
+    place = ".".join(name.split(".")[1:4])
+    return place if RECIPES.fullmatch(place) else ".".join(name.split(".")[1:3])
 
 
 def test_every_module_has_a_layer():
@@ -103,7 +111,8 @@ def test_every_module_has_a_layer():
 def test_the_tree_shows_the_layers():
     """Every module sits in the group of its layer: the folders say what may import what."""
     misplaced = sorted(f"{place} (layer {LAYER_NAMES[layer]})" for place, layer in LAYERS.items()
-                       if layer not in GROUP_LAYERS[place.split(".")[0]])
+                       if layer not in GROUP_LAYERS[place.split(".")[0]]
+                       and not (RECIPES.fullmatch(place) and layer == LAYERS["lab"]))
     assert not misplaced, f"modules in the wrong group of the tree: {misplaced}"
     loose = sorted(p.name for p in ROOT.iterdir() if p.suffix == ".py" and p.name != "__init__.py")
     assert not loose, f"modules outside the tree's groups: {loose}"
@@ -111,7 +120,7 @@ def test_the_tree_shows_the_layers():
 
 def test_the_facade_names_every_module_where_it_lives():
     import lengen_utils
-    places = {place.split(".")[1]: place.split(".")[0] for place in LAYERS if "." in place}
+    places = {place.split(".")[1]: place.split(".")[0] for place in LAYERS if "." in place and not RECIPES.fullmatch(place)}
     assert lengen_utils._SUBMODULES == places
 
 
@@ -170,9 +179,13 @@ def chapter_offences(g: dict[str, set[str]]) -> list[str]:
     chapter's folder above all), and imports of a chapter by a shared course module."""
     bad = []
     for m, deps in g.items():
-        if CHAPTER.fullmatch(top(m)):
+        if RECIPES.fullmatch(top(m)):
+            bad += [f"{m} (recipes) imports {d}" for d in deps if top(d).split(".")[0] == "course"
+                    and not RECIPES.fullmatch(top(d))]
+        elif CHAPTER.fullmatch(top(m)):
             bad += [f"{m} imports {d}" for d in deps if not (top(d).split(".")[0] in ("core", "analysis", "lab")
-                                                             or top(d) in SHARED_COURSE or top(d) == top(m))]
+                                                             or top(d) in SHARED_COURSE or top(d) == top(m)
+                                                             or top(d) == f"{top(m)}.recipes")]
         elif top(m) in SHARED_COURSE:
             bad += [f"{m} (shared) imports {d}" for d in deps if CHAPTER.fullmatch(top(d))]
     return sorted(bad)
@@ -203,6 +216,22 @@ def test_the_chapter_check_sees_a_cross_chapter_import(tmp_path):
                "lengen_utils.course.common.seeds": path}
     g = {"lengen_utils.course.ch05_coupling.x": imports_of("lengen_utils.course.ch05_coupling.x", path, modules)}
     assert chapter_offences(g) == ["lengen_utils.course.ch05_coupling.x imports lengen_utils.course.ch04_upe.upe_m1"]
+
+
+def test_the_chapter_check_sees_recipes_that_import_course_code(tmp_path):
+    """A chapter's recipes import other recipes modules only; a section importing another chapter's recipes is refused."""
+    path = tmp_path / "x.py"
+    path.write_text("from ..ch05_coupling.recipes import ABLATION\nfrom ..common.seeds import Curves\n"
+                    "from ..ch05_coupling import ablation\n")
+    modules = {"lengen_utils.course.ch05_coupling.recipes": path, "lengen_utils.course.common.seeds": path,
+               "lengen_utils.course.ch05_coupling.ablation": path}
+    g = {name: imports_of(name, path, modules)
+         for name in ("lengen_utils.course.ch08_beyond.recipes", "lengen_utils.course.ch08_beyond.x")}
+    assert chapter_offences(g) == [
+        "lengen_utils.course.ch08_beyond.recipes (recipes) imports lengen_utils.course.ch05_coupling.ablation",
+        "lengen_utils.course.ch08_beyond.recipes (recipes) imports lengen_utils.course.common.seeds",
+        "lengen_utils.course.ch08_beyond.x imports lengen_utils.course.ch05_coupling.ablation",
+        "lengen_utils.course.ch08_beyond.x imports lengen_utils.course.ch05_coupling.recipes"]
 
 
 def test_the_checker_sees_function_level_imports(tmp_path):

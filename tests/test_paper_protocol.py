@@ -141,20 +141,19 @@ def test_window_offsets_add_centres_to_the_window():
 
 def test_the_leaderboard_shows_selected_and_final_rows(tmp_path, monkeypatch):
     from lengen_utils.lab import leaderboard as lb
-    from lengen_utils.lab.zoo.catalog_sabbaghi_a2 import A2_RECIPES
     from lengen_utils.lab.zoo.registry import recipe_entries
-    names = recipe_entries(A2_RECIPES["a2-select"])
+    names = recipe_entries("a2-select")
     em = {"5": 1.0, "10": 0.5}
     manifest = {name: {"command": "c", "file": f"zoo/{name}.safetensors", "sha256": "0" * 64, "task": {},
                        "model": {}, "metrics": {"em": em},
                        "selection": {"final_metrics": {"em": {"5": 1.0, "10": 0.25}}}} for name in names.values()}
     monkeypatch.setattr(lb, "read_manifest", lambda assets=None: manifest)
     board = lb.leaderboard("sabbaghi-a2")
-    sel, fin = board["methods"][A2_RECIPES["a2-select"]], board["methods"][A2_RECIPES["a2-select"] + " (final)"]
+    sel, fin = board["methods"]["a2-select"], board["methods"]["a2-select" + " (final)"]
     assert sel["checkpoint"] == "selected" and fin["checkpoint"] == "final"
     assert sel["lengths"][10]["median"] == 0.5 and fin["lengths"][10]["median"] == 0.25
     rows = lb.leaderboard_rows(board)
-    assert rows[A2_RECIPES["a2-select"]]["checkpoint"] == "selected"
+    assert rows["a2-select"]["checkpoint"] == "selected"
     assert "(selected)" in lb.format_leaderboard(board)
 
 

@@ -5,7 +5,10 @@ from dataclasses import replace
 
 from lengen_utils.core.tasks import Task
 from lengen_utils.lab.zoo import entry
-from lengen_utils.lab.zoo.catalog import FLAGSHIP_SEEDS, REACH_PACKS
+from lengen_utils.lab.zoo.recipes import FLAGSHIP_RUNS
+
+FLAGSHIP_SEEDS = FLAGSHIP_RUNS.recipe("reach").seeds
+REACH_PACKS = (4, 8, 16)
 from lengen_utils.lab.zoo.flagship import BATCH, REACH_DIGITS, REACH_PACK, flagship_recipe, reach_recipe
 
 

@@ -1,7 +1,7 @@
 """Seeds and recipes are data of the zoo store: ``ZooEntry.recipe`` / ``.seed``, ``recipe_entries`` and
 ``entry_for``; no code outside :mod:`lengen_utils.lab.zoo` builds ``f"{recipe}-s{seed}"`` or parses a name. Variants are
-data too: each catalog module maps a family's variant to the recipe it registered (``TRAINED_LENGTH_RECIPES[10]``
--> ``"nb05-len10"``), and no code outside the store builds ``f"nb05-len{k}"``."""
+data too: each chapter's ``recipes.py`` writes a family's rows out in a table (``TRAINED_LENGTH``'s ``"len10"`` is
+``"nb05-len10"``), code names a recipe by its id, and no code outside the store builds ``f"nb05-len{k}"``."""
 from __future__ import annotations
 
 import json
@@ -13,12 +13,12 @@ import pytest
 
 from lengen_utils.lab import zoo
 from lengen_utils.lab.zoo import registry
-from lengen_utils.lab.zoo import catalog_nb05, catalog_nb05_baselines, catalog_nb05_mul, catalog_nb08
-from lengen_utils.lab.zoo.catalog import (FLAGSHIP_RECIPES, NB02_APE_RECIPES, NB02_TRAINED, NB03_ENCODING_RECIPES,
-                                      NB03_ENCODINGS, NB03_RPE_RECIPES, NB03_TRAINED, REACH_PACK_RECIPES,
-                                      REACH_PACKS)
-from lengen_utils.lab.zoo.catalog_nb05 import NB05_SEEDS
-from lengen_utils.lab.zoo.catalog_nb08 import NB08_SEEDS
+from lengen_utils.course.ch05_coupling import recipes as ch05
+from lengen_utils.course.ch08_beyond import agenda as nb08
+from lengen_utils.course.common.baselines import BASELINE_LABELS
+
+NB05_SEEDS = NB08_SEEDS = (0, 1, 2)
+FLAGSHIPS = {"coupled": "flagship-coupled", "ape": "flagship-ape"}
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -97,21 +97,22 @@ def _variant(recipe: str, read) -> set:
     return {read(zoo.entry(n)) for n in seeds.values()}
 
 
-_NB05 = catalog_nb05
-_CHO_MUL = [(n, s) for n in _NB05.NB05_MUL_LAYERS for s in (_NB05.NB05_MUL_STEPS, _NB05.NB05_MUL_LONG_STEPS)]
-
-
 @pytest.mark.parametrize("recipes, variants, variant, same", [
-    (_NB05.TRAINED_LENGTH_RECIPES, _NB05.NB05_TRAINED, lambda e: e.task.max_digits, lambda e: e.task.positions),
-    (_NB05.SINK_RECIPES, sorted(_NB05.NB05_SINK_TRAINED + (10,)), lambda e: e.task.max_digits,
+    ({5: "nb05-len5", 10: "nb05-len10", 15: "nb05-len15"}, (5, 10, 15), lambda e: e.task.max_digits,
      lambda e: e.task.positions),
-    (_NB05.DEPTH_RECIPES, _NB05.NB05_DEPTHS, lambda e: e.model.n_layers, lambda e: e.model.relative_bias),
-    (_NB05.CHO_MUL_RECIPES, _CHO_MUL, lambda e: (e.model.n_layers, e.train.steps), lambda e: e.task.op),
-    (catalog_nb05_mul.MUL_RECIPES, catalog_nb05_mul.MUL_LAYERS, lambda e: e.model.n_layers, lambda e: e.task.op),
-    (NB02_APE_RECIPES, NB02_TRAINED, lambda e: e.task.max_digits, lambda e: (e.model.encoding, e.task.shift_augment)),
-    (NB03_RPE_RECIPES, NB03_TRAINED, lambda e: e.task.max_digits, lambda e: e.model.encoding),
-    (NB03_ENCODING_RECIPES, NB03_ENCODINGS, lambda e: e.model.encoding, lambda e: e.task.max_digits),
-    (REACH_PACK_RECIPES, REACH_PACKS, lambda e: e.task.pack, lambda e: e.model.length_scale),
+    ({5: "nb05-sink-len5", 10: "nb05-sink", 15: "nb05-sink-len15"}, (5, 10, 15), lambda e: e.task.max_digits,
+     lambda e: e.task.positions),
+    ({2: "nb05-plain-2l", 3: "nb05-plain-3l"}, (2, 3), lambda e: e.model.n_layers, lambda e: e.model.relative_bias),
+    ({(1, 2000): "nb05-mul-1l", (1, 6000): "nb05-mul-1l-long", (2, 2000): "nb05-mul-2l", (2, 6000): "nb05-mul-2l-long"},
+     [(1, 2000), (1, 6000), (2, 2000), (2, 6000)], lambda e: (e.model.n_layers, e.train.steps), lambda e: e.task.op),
+    ({1: "nb05-mulu-1l", 2: "nb05-mulu-2l"}, (1, 2), lambda e: e.model.n_layers, lambda e: e.task.op),
+    ({k: f"nb02-ape-l{k}" for k in (2, 3, 4, 5, 6, 8, 10)}, (2, 3, 4, 5, 6, 8, 10), lambda e: e.task.max_digits,
+     lambda e: (e.model.encoding, e.task.shift_augment)),
+    ({k: f"nb03-rpe-l{k}" for k in (3, 5, 8)}, (3, 5, 8), lambda e: e.task.max_digits, lambda e: e.model.encoding),
+    ({"rpe": "nb03-rpe-l5", "learned": "nb03-ape-l5", "none": "nb03-nope-l5", "rope": "nb03-rope-l5",
+      "alibi": "nb03-alibi-l5"}, ("rpe", "learned", "none", "rope", "alibi"), lambda e: e.model.encoding,
+     lambda e: e.task.max_digits),
+    ({p: f"nb05-reach-pack{p}" for p in (4, 8, 16)}, (4, 8, 16), lambda e: e.task.pack, lambda e: e.model.length_scale),
 ])
 def test_each_variant_maps_to_the_recipe_trained_with_it(recipes, variants, variant, same):
     """Every seed of ``recipes[v]`` has the variant ``v``, and the family agrees on what it holds fixed."""
@@ -121,20 +122,18 @@ def test_each_variant_maps_to_the_recipe_trained_with_it(recipes, variants, vari
 
 
 def test_method_maps_name_the_recipes_of_their_methods():
-    ablation, base = catalog_nb05.ABLATION_RECIPES, catalog_nb05_baselines.BASELINE_RECIPES
-    assert list(ablation) == list(catalog_nb05.NB05_METHODS) and list(base) == list(catalog_nb05_baselines.BASELINES)
-    assert list(catalog_nb08.NB08_RECIPES) == list(catalog_nb08.METHODS)
-    described = {**{r: catalog_nb05.NB05_METHODS[m] for m, r in ablation.items()},
-                 **{r: catalog_nb05_baselines.BASELINES[m].what for m, r in base.items()},
-                 **{r: catalog_nb08.METHODS[m].what for m, r in catalog_nb08.NB08_RECIPES.items()}}
-    for recipe, what in described.items():                                   # each seed says it is that method
+    assert ch05.ABLATION.ids() == ("nb05-plain", "nb05-bias", "nb05-pack", "nb05-both")
+    assert set(BASELINE_LABELS) == set(ch05.BASELINES.ids())
+    assert set(nb08.METHODS) | {r for rs in nb08.WIDGET_TRAINED.values() for r in rs.values()} == set(
+        zoo.get_recipe(r).id for r in __import__("lengen_utils.course.ch08_beyond.recipes",
+                                                 fromlist=["METHODS"]).METHODS.ids())
+    for recipe, (_, what) in nb08.METHODS.items():                           # each seed says it is that method
         assert _variant(recipe, lambda e: e.description.startswith(what)) == {True}, recipe
-    trained = catalog_nb08.NB08_TRAINED_RECIPES
-    assert set(trained) == {(k, m) for k in catalog_nb08.WIDGET_TRAINED for m in catalog_nb08.WIDGET_METHODS}
-    for (k, m), recipe in trained.items():
-        e = zoo.entry(next(iter(zoo.recipe_entries(recipe).values())))
-        assert e.task.max_digits == k and e.description.startswith(catalog_nb08.METHODS[m].what)
-    positions = {m: _variant(r, lambda e: e.task.positions) for m, r in FLAGSHIP_RECIPES.items()}
+    for k, recipes in nb08.WIDGET_TRAINED.items():
+        for m, recipe in recipes.items():
+            e = zoo.entry(next(iter(zoo.recipe_entries(recipe).values())))
+            assert e.task.max_digits == k and e.description.startswith(nb08.METHODS[m][1])
+    positions = {m: _variant(r, lambda e: e.task.positions) for m, r in FLAGSHIPS.items()}
     assert positions["ape"] == {"consecutive"} and next(iter(positions["coupled"])).startswith("coupled")
 
 
@@ -220,7 +219,7 @@ def test_the_scan_catches_every_way_of_building_a_name_from_a_variant(line):
 
 def test_the_variant_scan_lets_names_lookups_and_prose_through():
     ok = ('zoo.load("nb05-plain-s0")\nLABELS = {"nb05-len10": "ours", "nb05-sink": "+ sink"}\n'
-          'OURS = {k: TRAINED_LENGTH_RECIPES[k] for k in TRAINED}\nNB08_RECIPES[f"coupled-{m}"]\n'
+          'OURS = {k: TRAINED_LENGTH[k] for k in TRAINED}\nMETHODS[f"coupled-{m}"]\n'
           'title=f"nb05-both-s0 on {p.a} + {p.b}: attention"\nf"{label} ({n} seeds, nb05-plain)"\n'
           '"""Notebook 05 (tags ``nb05-trained``, ``nb05-sink``)."""\nf"nb05: {x:.1%} at 30 digits"\n'
           'f"train nb05-len10-s0: {seconds:.0f} s"\nTAG = "nb05"\n"flagship-coupled"\n')
@@ -229,6 +228,6 @@ def test_the_variant_scan_lets_names_lookups_and_prose_through():
 
 def test_no_code_outside_the_store_builds_a_name_from_a_variant():
     found = {path: bad for path, text in _sources().items() if (bad := offences(text, VARIANT_FORBIDDEN))}
-    assert not found, ("look the recipe up in its catalog module's {variant: recipe} map (TRAINED_LENGTH_RECIPES, "
-                       "BASELINE_RECIPES, NB08_RECIPES, ...) instead of building its name: "
+    assert not found, ("name the recipe by its id (\"nb05-len10\") or its table's row (recipes.TRAINED_LENGTH) "
+                       "instead of building its name: "
                        + json.dumps(found, indent=1, ensure_ascii=False))

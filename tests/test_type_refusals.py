@@ -26,7 +26,6 @@ from lengen_utils.lab import zoo
 from lengen_utils.lab.bench import prepare
 from lengen_utils.lab.sweep_grid import SweepError, expand
 from lengen_utils.lab.zoo import Recipe, ZooError, entry_for
-from lengen_utils.lab.zoo.catalog_nb05 import sink_recipe, trained_length_recipe
 from lengen_utils.lab.zoo.flagship import ape_recipe, coupled_recipe, flagship_recipe, reach_recipe
 
 TASK = TaskConfig(format="cho", positions="coupled", max_digits=3, max_position=16)
@@ -126,9 +125,6 @@ CASES = {
     "reach_recipe a bool seed": (lambda: reach_recipe(seed=True), ConfigError,
                                  r"seed must be an int, got the bool True"),
     "ape_recipe a string seed": (lambda: ape_recipe(seed="0"), ConfigError, r"seed must be an int, got the string '0'"),
-    "trained_length_recipe string digits": (lambda: trained_length_recipe("10"), ConfigError,
-                                            r"^digits must be an int, got the string '10'$"),
-    "sink_recipe float digits": (lambda: sink_recipe(10.0), ConfigError, r"digits must be an int, got the float 10\.0"),
     # bench, sweep, several seeds at once
     "bench.prepare a string seed": (lambda: prepare(seed="1", quick=True), ValueError,
                                     r"^seed must be an int, got the string '1'$"),
@@ -248,7 +244,6 @@ def test_valid_inputs_still_run(model):
     assert r.seeds == (1, 2) and r.eval_lengths == (1, 2, 3) and all(type(s) is int for s in r.seeds)
     assert r.entry(np.int64(2)).name == "x-s2" == Recipe.id_with_seed("x", np.int64(2))
     assert coupled_recipe(seed=np.int64(2)).train.seed == 2
-    assert trained_length_recipe(np.int64(10)).id == "nb05-len10"
     assert [s.seeds for s in expand([TINY_SWEEP], [np.int64(4)])] == [(4,)]
     assert len(init_models(TINY_MODEL, (0, np.int64(1)))) == 2
     assert Task(TASK).eval_problems(3, 4, np.int64(5)) == Task(TASK).eval_problems(3, 4, 5)

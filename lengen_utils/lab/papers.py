@@ -55,7 +55,7 @@ from ..core.model import ModelConfig
 from ..core.task_config import TaskConfig
 from ..core.train import TrainConfig
 from .zoo import Recipe, get_recipe
-from .zoo.catalog_sabbaghi_a2 import A2_RECIPES
+from ..course.ch03_rpe.recipes import A2_LADDER
 
 T = TypeVar("T")
 
@@ -470,7 +470,7 @@ PAPER_SETUPS: dict[str, PaperSetup] = {s.claim: s for s in (SABBAGHI_A2, SABBAGH
 #: ``paper-scale`` or ``sabbaghi-a2`` is one of them)
 REPRODUCTIONS: dict[str, str] = {
     "sabbaghi-a2-paper": "sabbaghi-a2", "sabbaghi-rpe-addition-5to50": "sabbaghi-a2",
-    **{recipe_id: "sabbaghi-a2" for recipe_id in A2_RECIPES.values()},
+    **{recipe_id: "sabbaghi-a2" for recipe_id in A2_LADDER.ids()},
     "sabbaghi-upe-m3-9l": "sabbaghi-m2-k3", "sabbaghi-upe-m3-9l-masked": "sabbaghi-m2-k3",
     "sabbaghi-upe-m3-9l-masked-annealed": "sabbaghi-m2-k3", "sabbaghi-upe-m3-9l-masked-b256": "sabbaghi-m2-k3",
     "cho-plain-1to30": "cho-addition", "cho-addition-1to30": "cho-addition",

@@ -4,14 +4,16 @@ import pytest
 from lengen_utils.analysis.rpe_decline import CascadeSplit
 from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.course.ch03_rpe import sabbaghi_a2 as s
-from lengen_utils.lab.zoo.catalog_sabbaghi_a2 import A2_RECIPES
+from lengen_utils.course.ch03_rpe.recipes import A2_LADDER
+
+A2_IDS = {f"a2-{rung}": A2_LADDER.id(rung) for rung in A2_LADDER.variants}
 
 
 def _board(curves: dict[str, dict[int, float]], mastered: dict[str, bool] | None = None) -> dict:
     mastered = mastered or {}
     methods = {}
     for rung, curve in curves.items():
-        methods[A2_RECIPES[rung]] = {"mastered": mastered.get(rung, True),
+        methods[A2_IDS[rung]] = {"mastered": mastered.get(rung, True),
                                      "lengths": {k: {"median": v, "min": v, "max": v} for k, v in curve.items()}}
     return {"methods": methods}
 
@@ -74,5 +76,5 @@ def test_the_paper_recipe_records_hold_what_the_text_says():
 
 def test_every_rung_has_a_label_in_order():
     labels = list(s.RUNG_LABELS.values())
-    assert labels[0].startswith("1. ") and labels[-1].startswith("7. ") and len(labels) == len(A2_RECIPES)
+    assert labels[0].startswith("1. ") and labels[-1].startswith("7. ") and len(labels) == len(A2_IDS)
     assert s.WINDOWED == labels[-1]

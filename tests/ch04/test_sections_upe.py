@@ -265,7 +265,7 @@ def test_text_attention_rows_and_check():
 
 
 def test_text_setup_rows_read_the_entries():
-    from lengen_utils.lab.zoo.catalog_nb04_text import nb04t_name
+    from lengen_utils.course.ch04_upe.text_heads import nb04t_name
     rows = text_heads.setup_rows({"text": [nb04t_name("text", s) for s in (0, 1, 2)]})
     assert rows["text"]["arithmetic heads"] == "2 of 4" and rows["text"]["seeds"] == "3"
 

@@ -2,7 +2,7 @@
 curricula, looping) on planted boards and live results: each table holds the planted numbers, and each check passes
 when its claims hold and raises ClaimFailed with its teaching message when one does not. The manifest readers
 (metrics, per-digit accuracy, records) are replaced by planted ones, so no zoo entry needs to be built; budgets,
-passes and ramps come from the real catalog (lengen_utils.lab.zoo.catalog_nb08)."""
+passes and ramps come from the real catalog (lengen_utils/course/ch08_beyond/recipes.py)."""
 from __future__ import annotations
 
 import re
@@ -16,8 +16,8 @@ from lengen_utils.course.ch08_beyond import scratchpads
 from lengen_utils.course.common.baselines import LABELS as NB05_LABELS
 from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.lab.leaderboard import budget, budget_text
-from lengen_utils.lab.zoo import ZooError, entry
-from lengen_utils.lab.zoo.catalog_nb08 import METHODS, NB08_SEEDS
+from lengen_utils.lab.zoo import entry_for, ZooError, entry
+from lengen_utils.course.ch08_beyond.agenda import METHODS, NB08_SEEDS
 
 LENGTHS = (3, 5, 6, 7)
 N, N1 = 5, 6                   # the longest trained length, one digit past it
@@ -83,7 +83,7 @@ def test_board_readers():
     board = planted_board(["nb08-coupled", "nb08-direct"], direct={"curve": (1.0, 0.97, 0.25, 0.0)},
                           coupled={"mastered": False})
     assert list(agenda.labels(board)) == ["nb08-direct", "nb08-coupled"]          # the catalog's order
-    assert agenda.labels(board)["nb08-direct"] == METHODS["direct"].label
+    assert agenda.labels(board)["nb08-direct"] == METHODS["nb08-direct"][0]
     assert agenda.median(board, "nb08-direct", 5) == 0.97
     assert agenda.median(board, "nb08-direct") == 0.25 and agenda.median(board, "nb08-direct", 7) == 0.0
     assert agenda.mastered(board, "nb08-direct") and not agenda.mastered(board, "nb08-coupled")
@@ -147,10 +147,10 @@ def test_methods_table_lists_every_method_with_its_budget():
                        ("nb08-abacus", [None, None, None])):
         board["methods"][m]["train_seconds"] = seconds
     rows = agenda.methods_table(board)
-    assert list(rows) == [spec.label for spec in METHODS.values()]
-    for method, spec in METHODS.items():
-        assert rows[spec.label]["budget"] == budget_text(budget(entry(f"nb08-{method}-s0")))
-        assert rows[spec.label]["what"] == spec.what
+    assert list(rows) == [label for label, _ in METHODS.values()]
+    for recipe, (label, what) in METHODS.items():
+        assert rows[label]["budget"] == budget_text(budget(entry_for(recipe, 0)))
+        assert rows[label]["what"] == what
     assert rows["direct answer"]["budget"] == "2L x 3000 x 128"
     assert rows["scratchpad"]["budget"] == "2L x 3000 x 64"
     assert rows["coupled IDs + scratchpad, 2× steps"]["budget"] == "2L x 6000 x 64"

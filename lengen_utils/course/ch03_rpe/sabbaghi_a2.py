@@ -5,7 +5,7 @@ Three sources, all measured, none typed:
 * the paper's recipe at the paper's size (``sabbaghi-a2-paper``, a 768-wide BERT trained on a GPU): too large for
   ``assets/``, so its records live in ``assets/records.json`` (:mod:`lengen_utils.lab.zoo.records`), with the
   validation curve of the papers' checkpoint selection;
-* the ladder at the course's size (tag ``sabbaghi-a2``, :mod:`lengen_utils.lab.zoo.catalog_sabbaghi_a2`): the
+* the ladder at the course's size (tag ``sabbaghi-a2``, :data:`lengen_utils.course.ch03_rpe.recipes.A2_LADDER`): the
   course's recipe, then the paper's choices added one at a time, then the aligned attention window, three seeds each;
 * the stored models themselves, measured live (where the errors sit: :mod:`lengen_utils.analysis.rpe_decline`).
 """
@@ -19,7 +19,7 @@ from ..common.claims import claim
 from ...core.constants import EVAL_SEED
 from ...lab.leaderboard import leaderboard, leaderboard_rows
 from ...lab.zoo import entry, entry_for, load, read_manifest, recipe_entries
-from ...lab.zoo.catalog_sabbaghi_a2 import A2_RECIPES, A2_RUNGS, A2_TAG
+from .recipes import A2_LADDER
 from ...lab.zoo.records import read_records
 from ..notebook import n_eval, pct
 from ..common.paper_scale import checkpoint_rows
@@ -32,7 +32,12 @@ DECLINE_LENGTHS = (10, 20, 30, 40)
 CASCADE_AT = 30                                  # where the cascade split is measured
 LIVE_SEED = EVAL_SEED + 3                         # live test sets apart from the recorded ones
 #: the ladder's row labels, in its order: ``{recipe id: "1. the course's recipe", ...}``
-RUNG_LABELS = {A2_RECIPES[rung]: f"{i}. {change}" for i, (rung, _, change) in enumerate(A2_RUNGS, start=1)}
+A2_TAG = "sabbaghi-a2"
+#: ``{rung: what it changes}``, in the ladder's order (the rows of :data:`.recipes.A2_LADDER`)
+A2_CHANGES = {"ours": "the course's recipe", "uniform": "+ the paper's sampler (uniform over D_s)",
+              "fixed": "+ a fixed set of 100k sums", "dropout": "+ dropout 0.1", "postln": "+ post-LN (BERT)",
+              "select": "+ the best checkpoint on longer sums", "window": "+ the aligned attention window (ours)"}
+RUNG_LABELS = {A2_LADDER.id(rung): f"{i}. {change}" for i, (rung, change) in enumerate(A2_CHANGES.items(), start=1)}
 
 
 def paper_records() -> dict[str, dict]:
@@ -168,12 +173,12 @@ BAND_RUNGS = ("a2-ours", "a2-uniform", "a2-select", "a2-window")
 
 def band_labels(board: dict) -> dict[str, str]:
     """``{method: label}`` of :data:`BAND_RUNGS` that are built, for :func:`~lengen_utils.lab.leaderboard.median_bands`."""
-    return {A2_RECIPES[r]: RUNG_LABELS[A2_RECIPES[r]] for r in BAND_RUNGS if A2_RECIPES[r] in board["methods"]}
+    return {r: RUNG_LABELS[r] for r in BAND_RUNGS if r in board["methods"]}
 
 
 #: seed 0 of the course's recipe, the paper's whole recipe and the fix: the models whose attention is compared
-SINK_MODELS = {RUNG_LABELS[A2_RECIPES[r]]: entry_for(A2_RECIPES[r], 0).name for r in ("a2-ours", "a2-select", "a2-window")}
-WINDOWED = RUNG_LABELS[A2_RECIPES["a2-window"]]
+SINK_MODELS = {RUNG_LABELS[r]: entry_for(r, 0).name for r in ("a2-ours", "a2-select", "a2-window")}
+WINDOWED = RUNG_LABELS["a2-window"]
 
 
 def _median(board: dict, recipe: str, length: int) -> float:
@@ -186,7 +191,7 @@ def check_ladder(board: dict) -> None:
     digits); (3) the paper's whole recipe at this size (rung 6, selected checkpoint) stops at its trained length
     (median < 50% at 6 digits);
     (4) the aligned window on top of it masters 1-5 digits and meets the targets: >= 90% at 20 and >= 70% at 40."""
-    ours, uniform, paper, window = (A2_RECIPES[r] for r in ("a2-ours", "a2-uniform", "a2-select", "a2-window"))
+    ours, uniform, paper, window = "a2-ours", "a2-uniform", "a2-select", "a2-window"
     missing = [r for r in (ours, uniform, paper, window) if r not in board["methods"]]
     claim(not missing, "every rung the text reads should be built", f"missing {missing}",
           "Build them with `python -m lengen_utils.lab.zoo train --tag sabbaghi-a2`.")

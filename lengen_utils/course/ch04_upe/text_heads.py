@@ -9,10 +9,21 @@ import torch
 
 from ...core.model import Transformer
 from ...core.tasks import Task
-from ...lab.zoo import entry
+from ...lab.zoo import entry, entry_for
 from ..common.claims import claim
 from ..notebook import pct
 from .upe_m1 import recipe
+
+NB04T_TRAINED = 5                                          # 1..5-digit sums in training (recipes.TEXT)
+NB04T_SEEDS = (0, 1, 2)
+NB04T_EVAL_LENGTHS = (1, 3, 5, 6, 8, 10, 12, 14, 15, 16)
+#: ``{kind: recipe}``: "text" (text + arithmetic heads), "notext" (same model, no text), "ape" (text, APE only)
+TEXT_KINDS = {"text": "nb04-text-add", "notext": "nb04-notext-add", "ape": "nb04-text-ape"}
+
+
+def nb04t_name(kind: str, seed: int = 0) -> str:
+    """The entry of ``kind`` (a key of :data:`TEXT_KINDS`) trained with ``seed``."""
+    return entry_for(TEXT_KINDS[kind], seed).name
 
 
 def setup_rows(names_by_label: Mapping[str, Sequence[str]]) -> dict[str, dict[str, str]]:

@@ -17,7 +17,7 @@ from ...core.model import Transformer
 from ...core.tasks import Task
 from ...lab.leaderboard import leaderboard, leaderboard_rows
 from ...lab.zoo import catalog, entry, load, manifest_record, metrics, recipe_entries
-from ...lab.zoo.catalog_nb04 import nb04_name
+from ...lab.zoo.recipe import Recipe
 from ..common.claims import claim
 from ..common.seeds import of_recipe
 from ..notebook import pct
@@ -28,6 +28,45 @@ Bands = Mapping[str, Mapping[int, tuple[float, float, float]]]
 Live = Mapping[str, Mapping[str, Mapping[int, float]]]
 LIVE_SEED = 2024      # the live test sets: another seed than the manifest's
 MASTERY = "A model that fails in distribution says nothing about length."
+
+NB04_FRAME = 16                      # Sabbaghi's l (recipes.MULTIPLICATION)
+NB04_TRAINED = 5                     # trained multiplicand length (digits)
+NB04_LABEL = {"learned": "ape", "rpe": "rpe", "upe": "upe"}
+
+
+def nb04_recipe_id(encoding: str, k: int = 1, shift: bool = False, trained: int = NB04_TRAINED,
+                   wd: bool = False, frame: int = NB04_FRAME, window: int = 0, curriculum: bool = False,
+                   size: str = "", carry: bool = False, products: bool = False) -> str:
+    """The recipe of a notebook-04 entry, e.g. ``nb04_recipe_id("upe", 1) == "nb04-upe-m1"``.
+
+    ``encoding`` is "learned"/"ape", "rpe" or "upe"; ``k`` the multiplier's digits; ``trained`` the
+    multiplicand length trained on (only shown when it is not ``NB04_TRAINED``); ``wd`` the
+    weight-decay entries of the positional maps; ``frame`` (shown when it is not ``NB04_FRAME``) Sabbaghi's l;
+    ``window`` the attention window (``ModelConfig.attention_window``, shown when set); ``size`` a model of the
+    3-digit multiplier's second search (a key of ``NB04_M3_SIZES``); ``curriculum`` the multiplier curriculum k = 1 -> 2 -> 3;
+    ``carry`` the carry head trained on each column's incoming carry (``TaskConfig.carry_targets``); ``products`` the
+    product heads trained on each column's digit products (``TaskConfig.product_targets``).
+    """
+    label = NB04_LABEL.get(encoding, encoding)
+    if label not in NB04_LABEL.values():
+        raise ValueError(f"encoding must be one of {sorted(NB04_LABEL)} or 'ape', got {encoding!r}")
+    parts = ["nb04", label] + (["shift"] if shift else []) + [f"m{k}"]
+    parts += [f"l{trained}"] if trained != NB04_TRAINED else []
+    parts += ["wd"] if wd else []
+    parts += [f"f{frame}"] if frame != NB04_FRAME else []
+    parts += [f"w{window}"] if window else []
+    parts += [size] if size else []
+    parts += ["cur"] if curriculum else []
+    parts += ["carry"] if carry else []
+    parts += ["prod"] if products else []
+    return "-".join(parts)
+
+
+def nb04_name(encoding: str, k: int = 1, seed: int = 0, **variant) -> str:
+    """The zoo name of one seed of :func:`nb04_recipe_id`'s recipe, e.g. ``nb04_name("upe", 1, 0) ==
+    "nb04-upe-m1-s0"`` (the variant's keywords as there)."""
+    return Recipe.id_with_seed(nb04_recipe_id(encoding, k, **variant), seed)
+
 
 
 def seeds(enc: str, k: int = 1, **kw) -> list[str]:

@@ -13,10 +13,12 @@ from ...analysis.complexity import exact_match_per_problem
 from ...analysis.generalization import median_and_range
 from ...core.evaluate.columns import ColumnScore
 from ...lab.zoo import entry, load, manifest_record, metrics, read_manifest, recipe_entries
-from ...lab.zoo.catalog_nb04 import NB04_M3_WINDOW, NB04_TRAINED, NB04_WINDOW_FRAME, nb04_name
 from ..common.claims import claim
 from ..notebook import pct
-from .upe_m1 import LIVE_SEED
+from .upe_m1 import LIVE_SEED, NB04_TRAINED, nb04_name
+
+NB04_WINDOW_FRAME = 20               # the paper's l, of the windowed rows
+NB04_M3_WINDOW = 3                   # the 3-digit multiplier's attention window
 
 
 def _m3(enc="upe", seed=0, **kw) -> str:

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..common.claims import claim
 from ..notebook import pct
-from ...lab.zoo.catalog_nb05 import ABLATION_RECIPES
+from .recipes import ABLATION
 from .coupling import Band, errors_per_problem
 from ..common.seeds import Curves, seed_curves, seed_per_digit
 
@@ -21,12 +21,12 @@ PerDigit = Mapping[str, Mapping[int, Mapping[int, Mapping[int, float]]]]
 
 def curves() -> dict[str, Curves]:
     """``{method: {seed: {length: EM}}}`` of the four methods."""
-    return {m: seed_curves(ABLATION_RECIPES[m]) for m in METHODS}
+    return {m: seed_curves(ABLATION.id(m)) for m in METHODS}
 
 
 def per_digit() -> dict[str, dict[int, dict[int, dict[int, float]]]]:
     """Per-digit accuracy of every built seed of the three changed recipes (manifest)."""
-    return {m: seed_per_digit(ABLATION_RECIPES[m]) for m in ("bias", "pack", "both")}
+    return {m: seed_per_digit(ABLATION.id(m)) for m in ("bias", "pack", "both")}
 
 
 def check_board(board: dict, gen: Mapping[str, int]) -> None:
@@ -34,7 +34,7 @@ def check_board(board: dict, gen: Mapping[str, int]) -> None:
     claim(not board["missing"], "every entry of the ablation should be built", f"missing {board['missing']}",
           "Build them with `python -m lengen_utils.lab.zoo train --tag nb05`.")
     for m, g in gen.items():
-        got = board["methods"][ABLATION_RECIPES[m]]["generalizable_length"]
+        got = board["methods"][ABLATION.id(m)]["generalizable_length"]
         claim(got == g, f"the leaderboard should give {METHODS[m]} the generalizable length computed above ({g})",
               str(got))
 
@@ -89,6 +89,6 @@ def check_changes(gen: Mapping[str, int], em: Mapping[str, Curves], per: PerDigi
 
 def check_cost(board: dict) -> None:
     """A step without the bias is cheaper: packing alone trains faster than both (median seconds, manifest)."""
-    sec = {m: float(np.median(board["methods"][ABLATION_RECIPES[m]]["train_seconds"])) for m in ("pack", "both")}
+    sec = {m: float(np.median(board["methods"][ABLATION.id(m)]["train_seconds"])) for m in ("pack", "both")}
     claim(sec["pack"] < sec["both"], "packing alone should train faster than both changes (median seconds)",
           f"{sec['pack']:.0f} s against {sec['both']:.0f} s")

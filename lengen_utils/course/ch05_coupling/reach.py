@@ -11,13 +11,12 @@ from ...lab.flagship_time import SHORT_UP_TO, TARGET_MEDIAN_1000, TARGET_SHORT, 
 from ...lab.leaderboard import leaderboard
 from ..notebook import pct
 from ...lab.zoo import entry, entry_for
-from ...lab.zoo.catalog import REACH_PACK_RECIPES
 
 SEEDS_TAG = "flagship-seeds"
 KNOB_TAG = "nb05-reach"
 OURS = "flagship-reach"
 MINUTE = "flagship-minute"          # the same decoder trained for time (tag of the same name): the retrain button's
-PACKS = dict(REACH_PACK_RECIPES)
+PACKS = {4: "nb05-reach-pack4", 8: "nb05-reach-pack8", 16: "nb05-reach-pack16"}
 
 
 def right_key_weight(margin: float, n: int, length_scale: float | None = None) -> float:

@@ -10,11 +10,10 @@ from ...analysis.generalization import median_and_range
 from ...lab.leaderboard import leaderboard
 from ..notebook import pct
 from ...lab.zoo import entry_for
-from ...lab.zoo.catalog_nb05 import SINK_RECIPES, TRAINED_LENGTH_RECIPES
 from ..common.seeds import Curves
 
-LABELS = {TRAINED_LENGTH_RECIPES[10]: "our variant, IDs up to 128", SINK_RECIPES[10]: "+ sink for the final carry"}
-SINK = dict(SINK_RECIPES)          # trained length -> the sink recipe (1–10: the five seeds of ``nb05-sink``)
+LABELS = {"nb05-len10": "our variant, IDs up to 128", "nb05-sink": "+ sink for the final carry"}
+SINK = {5: "nb05-sink-len5", 10: "nb05-sink", 15: "nb05-sink-len15"}        # trained length -> the sink recipe (1–10: the five seeds of ``nb05-sink``)
 #: the raised flagship's targets: median at 70 digits, worst seed at 40
 TARGET_MEDIAN_70, TARGET_WORST_40 = 0.95, 0.9
 

@@ -12,13 +12,12 @@ from ..notebook import pct
 from ..plots import check_figure, series_styles
 from ..plots.style import REFERENCE_GREY, legend_below
 from ...lab.zoo import entry, manifest_record, per_digit, recipe_entries
-from ...lab.zoo.catalog_nb05 import TRAINED_LENGTH_RECIPES
 from ..common.seeds import Curves, built_entries, seed_curves
 
 TRAINED = (5, 10, 15)
 #: Cho et al. Figure 3 (paper): generalizable length of plain coupling, 1 layer 4 heads, GPU scale, tests up to 200.
 PAPER_FIG3 = {10: 70, 20: 135, 30: 200, 40: 200}
-OURS = {k: TRAINED_LENGTH_RECIPES[k] for k in TRAINED}            # trained length -> method
+OURS = {5: "nb05-len5", 10: "nb05-len10", 15: "nb05-len15"}            # trained length -> method
 
 
 def curves(methods: Mapping[int, str] = OURS) -> dict[int, Curves]:

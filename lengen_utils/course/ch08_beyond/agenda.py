@@ -1,6 +1,6 @@
 """Notebook 08, shared by its sections: the methods' labels, the live measurements the checks use, the learning
 curves the manifest records (sample efficiency), and the tables and checks of sections 0 and 6. Every method is a
-recipe of :mod:`lengen_utils.lab.zoo.catalog_nb08` with 3 seeds; each section's leaderboard is the entries of its tag.
+recipe of :data:`lengen_utils.course.ch08_beyond.recipes.METHODS` with 3 seeds; each section's leaderboard is the entries of its tag.
 """
 from __future__ import annotations
 
@@ -10,14 +10,54 @@ from collections.abc import Mapping, Sequence
 
 from ...core.evaluate import LengthResult, evaluate_lengths
 from ...lab.leaderboard import budget, budget_text, leaderboard
-from ...lab.zoo import entry_for, load, manifest_record, metrics
-from ...lab.zoo.catalog_nb05_baselines import TAG as NB05_TAG
-from ...lab.zoo.catalog_nb08 import METHODS, NB08_RECIPES, NB08_SEEDS, TRAINED_DIGITS
+from ...lab.zoo import entry_for, get_recipe, load, manifest_record, metrics, recipe_entries
 from ..common.baselines import LABELS as NB05_LABELS
 from ..common.claims import claim
 from ..notebook import pct
 
-LABELS = {NB08_RECIPES[m]: spec.label for m, spec in METHODS.items()}
+NB05_TAG = "nb05-baselines"
+NB08_SEEDS = (0, 1, 2)                       # the seeds of every method
+TRAINED_DIGITS = 5                           # balanced 1..5-digit operands in training
+#: ``{recipe: (label, what it changes)}``, in the sections' order (the recipes: :data:`.recipes.METHODS`)
+METHODS = {
+    "nb08-direct": ("direct answer", "the base: APE, the sum written directly"),
+    "nb08-align": ("sub-task: alignment", "the aligned digit pair of each column, units first"),
+    "nb08-modsum": ("sub-task: digit sum", "each column's digit sum mod 10, no carries"),
+    "nb08-carries": ("sub-task: carries", "the carry into each column"),
+    "nb08-rsape": ("random-start APE", "random-start APE: in training the IDs start at a random offset (Cho et al.; Ruoss et al.'s randomized positions)"),
+    "nb08-spaces": ("APE + random spaces", "APE, a blank in each gap between digits w.p. 0.2 in training"),
+    "nb08-scratch": ("scratchpad", "APE, each answer digit after its step (pair, carry in)"),
+    "nb08-coupled": ("coupled IDs", "coupled IDs (Cho et al.), the sum written directly"),
+    "nb08-coupled-align": ("coupled IDs, sub-task: alignment", "coupled IDs, the aligned digit pair of each column"),
+    "nb08-coupled-modsum": ("coupled IDs, sub-task: digit sum", "coupled IDs, each column's digit sum mod 10"),
+    "nb08-coupled-carries": ("coupled IDs, sub-task: carries", "coupled IDs, the carry into each column"),
+    "nb08-coupled-scratch": ("coupled IDs + scratchpad", "coupled IDs, each answer digit after its step"),
+    "nb08-coupled-scratch-long": ("coupled IDs + scratchpad, 2× steps", "coupled IDs, each answer digit after its step; the budget it needs to master 1-5 digits"),
+    "nb08-length-curriculum": ("curriculum: short to long", "lengths capped 1, 2, ..., 5 over the first half"),
+    "nb08-length-curriculum-long": ("curriculum: short to long, 2× steps", "lengths capped 1, 2, ..., 5 over the first half; the budget it needs to master 1-5 digits"),
+    "nb08-cascade-curriculum": ("curriculum: easy to hard", "carry cascades capped 0, 1, ..., 5 over the first half (notebook 06)"),
+    "nb08-looped": ("looped", "the 2-layer block looped max(2, ceil(d/2)) times with input injection, APE"),
+    "nb08-abacus": ("Abacus", "Abacus IDs (McLeish et al.), 2 layers"),
+    "nb08-abacus-looped": ("Abacus + looped", "Abacus IDs, the 2-layer block looped max(2, ceil(d/2)) times with input injection (McLeish et al.)"),
+    "nb08-abacus-eq": ("Abacus (= one below the units)", "Abacus IDs with = at the offset, one below the units digits (our departure), 2 layers: the control for the looped model"),
+    "nb08-abacus-eq-looped": ("Abacus (= one below the units) + looped", "Abacus IDs with = at the offset, one below the units digits (our departure), the 2-layer block looped max(2, ceil(d/2)) times with input injection"),
+}
+LABELS = {m: label for m, (label, _) in METHODS.items()}
+#: the widget's other trained length (1-3 digits, seed 0) of the methods the sections compare on length
+WIDGET_TRAINED = {3: {"nb08-direct": "nb08-direct-l3", "nb08-spaces": "nb08-spaces-l3", "nb08-scratch": "nb08-scratch-l3",
+                      "nb08-coupled": "nb08-coupled-l3", "nb08-coupled-scratch": "nb08-coupled-scratch-l3",
+                      "nb08-looped": "nb08-looped-l3"}}
+
+
+def widget_choices() -> dict[tuple[int, str], list[str]]:
+    """``{(trained length, method label): [zoo entries, one per seed]}`` for notebook 08's explorer."""
+    out: dict[tuple[int, str], list[str]] = {}
+    for m, (label, _) in METHODS.items():
+        out[(TRAINED_DIGITS, label)] = list(recipe_entries(m).values())
+        for k, recipes in WIDGET_TRAINED.items():
+            if m in recipes:
+                out[(k, label)] = list(recipe_entries(recipes[m]).values())
+    return out
 N1 = TRAINED_DIGITS + 1  # one digit past the trained range
 MASTERED = 0.95          # a model masters its trained range when its median EM at 5 digits is above this
 FAILED = 0.1             # a model fails one digit past the trained range at or below 10% exact match
@@ -120,12 +160,11 @@ def methods_table(board: dict) -> dict[str, dict[str, str]]:
     """One row per method: what it changes, its budget (layers x steps x problems per step), the median training
     time of its built seeds on the board (tag ``nb08``; one CPU thread), its sections."""
     rows = {}
-    for method, spec in METHODS.items():
-        m = NB08_RECIPES[method]
+    for m, (label, what) in METHODS.items():
         seconds = [x for x in board["methods"].get(m, {}).get("train_seconds", []) if x is not None]
-        rows[spec.label] = {"what": spec.what, "budget": budget_text(budget(entry_for(m, 0))),
+        rows[label] = {"what": what, "budget": budget_text(budget(entry_for(m, 0))),
                             "train s (median)": f"{statistics.median(seconds):.0f}" if seconds else "not built",
-                            "sections": ", ".join(SECTIONS[t] for t in spec.tags if t in SECTIONS)}
+                            "sections": ", ".join(SECTIONS[t] for t in get_recipe(m).tags if t in SECTIONS)}
     return rows
 
 

@@ -6,15 +6,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...analysis.probes import ProbeReport
-from ...lab.zoo.catalog_nb08 import NB08_RECIPES, TRAINED_DIGITS
 from ..common.claims import claim
 from ..notebook import pct
 from . import agenda
+from .agenda import TRAINED_DIGITS
 
 #: per position scheme, the full task's recipe and each sub-task's (``"nb08-direct"``, ``"nb08-align"``, ...)
-GROUPS = {group: {task: NB08_RECIPES[m] for task, m in zip(("full sum", "alignment", "digit sum", "carries"), methods)}
-          for group, methods in (("APE", ("direct", "align", "modsum", "carries")),
-                                 ("coupled IDs", ("coupled", "coupled-align", "coupled-modsum", "coupled-carries")))}
+GROUPS = {"APE": {"full sum": "nb08-direct", "alignment": "nb08-align", "digit sum": "nb08-modsum",
+                  "carries": "nb08-carries"},
+          "coupled IDs": {"full sum": "nb08-coupled", "alignment": "nb08-coupled-align", "digit sum": "nb08-coupled-modsum",
+                          "carries": "nb08-coupled-carries"}}
 BROKEN = 0.95            # a curve is broken at the first tested length where its median is not above 95%
 PROBE_TARGETS = ("carry", "modsum", "a", "b", "pair")
 PROBE_WORDS = {"carry": "carry", "modsum": "digit sum", "pair": "aligned pair"}

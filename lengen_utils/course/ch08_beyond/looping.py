@@ -6,10 +6,10 @@ from __future__ import annotations
 import statistics
 
 from ...lab.zoo import entry_for, manifest_record, per_digit
-from ...lab.zoo.catalog_nb08 import NB08_SEEDS, TRAINED_DIGITS
 from ..common.claims import claim
 from ..notebook import pct
 from . import agenda
+from .agenda import NB08_SEEDS, TRAINED_DIGITS
 
 METHODS = {"nb08-direct": "APE, 2 layers", "nb08-looped": "APE, looped",
            "nb08-abacus": "Abacus, 2 layers", "nb08-abacus-looped": "Abacus, looped",

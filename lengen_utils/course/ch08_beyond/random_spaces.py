@@ -9,10 +9,10 @@ from ...core.problems import Problem
 from ...core.spaces import most_blanks
 from ...core.tasks import Task
 from ...lab.zoo import entry_for, per_digit
-from ...lab.zoo.catalog_nb08 import NB08_SEEDS, TRAINED_DIGITS
 from ..common.claims import claim
 from ..notebook import pct
 from . import agenda
+from .agenda import NB08_SEEDS, TRAINED_DIGITS
 
 METHODS = {"nb08-direct": "APE", "nb08-spaces": "APE + random spaces", "nb08-rsape": "random-start APE"}
 LOW = 3                  # "near the trained length": the three lowest answer digits (units, tens, hundreds)

@@ -14,14 +14,17 @@ from ...core.constants import EVAL_SEED
 from ...lab.leaderboard import leaderboard
 from ...lab.zoo import load
 from ..notebook import pct
-from ...lab.zoo.catalog_nb05 import ABLATION_RECIPES
-from ...lab.zoo.catalog_nb05_baselines import BASELINE_RECIPES, BASELINES, TAG
+TAG = "nb05-baselines"
 
-LABELS = {ABLATION_RECIPES["plain"]: "plain coupling (Cho et al.)", ABLATION_RECIPES["both"]: "both (our variant)",
-          **{BASELINE_RECIPES[m]: b.label for m, b in BASELINES.items()}}
+#: ``{recipe: label}`` of the leaderboard's rows (the recipes: notebook 05's ``recipes.BASELINES``)
+BASELINE_LABELS = {"nb05-base-ape": "APE", "nb05-base-rsape": "random-start APE", "nb05-base-nope": "NoPE",
+                   "nb05-base-rope": "RoPE", "nb05-base-alibi": "ALiBi", "nb05-base-hints": "index hints",
+                   "nb05-base-abacus": "Abacus", "nb05-base-fire": "FIRE", "nb05-base-fire-hints": "FIRE + index hints"}
+LABELS = {"nb05-plain": "plain coupling (Cho et al.)", "nb05-both": "both (our variant)", **BASELINE_LABELS}
 #: the baselines that tie no digit to its significance
-NO_SIGNIFICANCE = [BASELINE_RECIPES[m] for m in ("ape", "rsape", "nope", "rope", "alibi", "fire")]
-FIRE, FIRE_HINTS, HINTS = BASELINE_RECIPES["fire"], BASELINE_RECIPES["fire-hints"], BASELINE_RECIPES["hints"]
+NO_SIGNIFICANCE = ["nb05-base-ape", "nb05-base-rsape", "nb05-base-nope", "nb05-base-rope", "nb05-base-alibi",
+                   "nb05-base-fire"]
+FIRE, FIRE_HINTS, HINTS = "nb05-base-fire", "nb05-base-fire-hints", "nb05-base-hints"
 
 
 def board() -> dict:
@@ -128,6 +131,6 @@ def check_fire(board: dict) -> tuple[list[float], int]:
     return thresholds, longest_tokens
 
 
-__all__ = ["FIRE", "FIRE_HINTS", "HINTS", "LABELS", "NO_SIGNIFICANCE", "TAG", "board", "built", "mastered",
+__all__ = ["BASELINE_LABELS", "FIRE", "FIRE_HINTS", "HINTS", "LABELS", "NO_SIGNIFICANCE", "TAG", "board", "built", "mastered",
            "falling", "band_groups", "median", "check", "check_abacus", "check_fire", "fire_facts", "fire_thresholds",
            "leaderboard_text"]

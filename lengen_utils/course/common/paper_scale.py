@@ -1,6 +1,6 @@
 """Notebooks 03, 04 and 05, "At paper scale": the papers' own model sizes, trained on a GPU, evaluated live here.
 
-The zoo's paper-scale entries (tag ``gpu``; :mod:`lengen_utils.lab.zoo.catalog_gpu`) were trained once on an NVIDIA
+The zoo's paper-scale entries (tag ``gpu``; the chapters' recipes.py) were trained once on an NVIDIA
 H200 by ``python -m lengen_utils.lab.zoo train --device cuda NAME`` and cached in float16. A notebook loads each one
 and evaluates it live on the CPU, with the KV cache, at a few lengths (``n_eval`` problems each), beside the record
 measured on the GPU (500 problems per length) and the paper's claim. Numbers from the papers are typed here and

@@ -13,9 +13,7 @@ from typing import Callable, Mapping, Sequence
 
 from ...core.config_checks import int_refusal, require_int
 from ...lab import zoo
-from ...lab.zoo.catalog_nb05 import (ABLATION_RECIPES, CHO_MUL_RECIPES, DEPTH_RECIPES, NB05_MUL_LONG_STEPS, NB05_MUL_STEPS,
-                                SINK_RECIPES, TRAINED_LENGTH_RECIPES)
-from ...lab.zoo.catalog_nb05_baselines import BASELINE_RECIPES, BASELINES
+from ..common.baselines import BASELINE_LABELS
 from ...analysis.generalization import generalizable_length, median_and_range
 from ..plots import median_band
 from .common import _tip, _widgets, error_html, on_screen, show_figure
@@ -24,6 +22,10 @@ Choices = Mapping[tuple[int, str], Sequence[str]]
 
 #: Cho et al.'s generalizable lengths for 1-layer 4-head plain coupling (their Figure 3), by trained length.
 PAPER_GENERALIZABLE = {10: 70, 20: 135, 30: 200, 40: 200}
+
+#: ``{trained length: recipe}`` of notebook 05's Figure 3 rows, without and with the sink
+_TRAINED_LENGTH = {5: "nb05-len5", 10: "nb05-len10", 15: "nb05-len15"}
+_SINK = {5: "nb05-sink-len5", 10: "nb05-sink", 15: "nb05-sink-len15"}
 
 
 def default_choices() -> dict[tuple[int, str], list[str]]:
@@ -34,17 +36,15 @@ def default_choices() -> dict[tuple[int, str], list[str]]:
     def seeds(recipe: str) -> list[str]:
         return list(zoo.recipe_entries(recipe).values())
 
-    rows = {"plain coupling (Cho et al.)": ABLATION_RECIPES["plain"], "+ relative bias": ABLATION_RECIPES["bias"],
-            "+ packing": ABLATION_RECIPES["pack"], "both (our variant)": ABLATION_RECIPES["both"],
-            "plain coupling, 2 layers": DEPTH_RECIPES[2], "plain coupling, 3 layers": DEPTH_RECIPES[3],
-            "N × 2 multiplication, 1 layer": CHO_MUL_RECIPES[1, NB05_MUL_STEPS],
-            "N × 2 multiplication, 2 layers": CHO_MUL_RECIPES[2, NB05_MUL_STEPS],
-            "N × 2 multiplication, 2 layers, long": CHO_MUL_RECIPES[2, NB05_MUL_LONG_STEPS]}
-    rows.update({f"baseline: {b.label}": BASELINE_RECIPES[m] for m, b in BASELINES.items()})
+    rows = {"plain coupling (Cho et al.)": "nb05-plain", "+ relative bias": "nb05-bias", "+ packing": "nb05-pack",
+            "both (our variant)": "nb05-both", "plain coupling, 2 layers": "nb05-plain-2l",
+            "plain coupling, 3 layers": "nb05-plain-3l", "N × 2 multiplication, 1 layer": "nb05-mul-1l",
+            "N × 2 multiplication, 2 layers": "nb05-mul-2l", "N × 2 multiplication, 2 layers, long": "nb05-mul-2l-long"}
+    rows.update({f"baseline: {label}": recipe for recipe, label in BASELINE_LABELS.items()})
     out: dict[tuple[int, str], list[str]] = {(10, label): seeds(recipe) for label, recipe in rows.items()}
     for k in (5, 10, 15):
-        out[(k, "our variant, IDs up to 128")] = seeds(TRAINED_LENGTH_RECIPES[k])
-        out[(k, "+ sink for the final carry (the flagship)")] = seeds(SINK_RECIPES[k])
+        out[(k, "our variant, IDs up to 128")] = seeds(_TRAINED_LENGTH[k])
+        out[(k, "+ sink for the final carry (the flagship)")] = seeds(_SINK[k])
     return {key: value for key, value in out.items() if value}
 
 

@@ -17,12 +17,13 @@ from ...lab import zoo
 from ...core.evaluate import evaluate_lengths
 from ..plots import median_band
 from ..plots.style import legend_below
-from ...lab.zoo.catalog_nb04 import NB04_FRAME
 from .common import _widgets, check_positive, error_html, on_screen, show_figure
 
 ENCODINGS = {"learned": "APE", "rpe": "RPE", "upe": "UPE"}
 
 Key = tuple[str, int, int]          # (encoding label, multiplier digits, trained multiplicand length)
+
+NB04_FRAME = 16        # Sabbaghi's l of notebook 04's plain recipes (its recipes.MULTIPLICATION)
 
 
 def nb04_entries(names: Sequence[str] | None = None, built_only: bool = True) -> dict[Key, list[str]]:

@@ -10,7 +10,7 @@ overrides to anything that has ``task``, ``model`` and ``train`` (a recipe or on
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Iterable, TypeVar
+from typing import Iterable, Mapping, TypeVar
 
 from ...core.config_checks import ConfigError, override_value, parse_override, require_int, require_ints
 from ...core.model import ModelConfig
@@ -21,24 +21,24 @@ from .entry import ZooEntry
 Configured = TypeVar("Configured")      # a Recipe or a ZooEntry: anything with task, model and train
 
 
-#: the recipe fields an override may set besides the configs' (``eval_n=200``, ``eval_lengths=[5, 10]``)
+#: the recipe fields a ``--set`` string may set besides the configs' (``eval_n=200``, ``eval_lengths=[5, 10]``)
 RECIPE_FIELDS = ("eval_n", "eval_lengths")
+#: the plain keys a typed override may set (a :class:`Recipe`'s fields; an entry has all but the last two)
+PLAIN_FIELDS = ("eval_n", "eval_lengths", "description", "tags", "curve_every", "seeds", "seed_in_name")
+SECTIONS = ("task", "model", "train")
 
 
-def with_overrides(item: Configured, overrides: Iterable[str]) -> Configured:
-    """``item`` with ``SECTION.FIELD=VALUE`` overrides applied (section: task, model or train; value read as JSON),
-    and, on a :class:`Recipe`, ``eval_n=`` / ``eval_lengths=``: the package's one override function (``bench --set``,
-    ``sweep --set`` and ``--grid``, :meth:`Recipe.derive`). The overrides of one section are applied together, so that
-    fields that must change together (``task.op`` and ``task.pack``) can; a later override of a field wins. A
-    malformed override, an unknown field or a value the config refuses raises ``ValueError`` naming it."""
+def parse_overrides(item: Configured, overrides: Iterable[str]) -> dict[str, object]:
+    """``SECTION.FIELD=VALUE`` strings (the CLI's ``--set``) as the typed mapping :func:`with_overrides` applies:
+    ``"model.d_model=512"`` -> ``{"model.d_model": 512}`` (values read as JSON by the package's one override parser,
+    :func:`~lengen_utils.core.config_checks.parse_override`), and on a :class:`Recipe` ``eval_n=`` / ``eval_lengths=``.
+    A malformed override or an unknown field raises ``ValueError`` naming it."""
     configs = {"task": item.task.to_dict(), "model": item.model.to_dict(), "train": item.train.to_dict()}
-    by_section: dict[str, dict] = {}
-    texts: dict[str, list[str]] = {}
-    own: dict[str, object] = {}
+    typed: dict[str, object] = {}
     for text in overrides:
         key, sep, value = text.partition("=")
         if sep and key.strip() in RECIPE_FIELDS and isinstance(item, Recipe):
-            own[key.strip()] = override_value(value)
+            typed[key.strip()] = override_value(value)
             continue
         try:
             section, name, value = parse_override(text, configs)
@@ -47,14 +47,48 @@ def with_overrides(item: Configured, overrides: Iterable[str]) -> Configured:
             raise ValueError(f"{err}{extra}") from None
         if name == "betas" and isinstance(value, list):
             value = tuple(value)
+        typed.pop(f"{section}.{name}", None)        # a later override of a field wins (and is named last)
+        typed[f"{section}.{name}"] = value
+    return typed
+
+
+def with_overrides(item: Configured, overrides: Mapping[str, object] | Iterable[str]) -> Configured:
+    """``item`` (a :class:`Recipe` or one entry) with ``overrides`` applied: the package's one override function.
+
+    ``overrides`` is a mapping of typed values, dotted keys for config fields and plain keys for the recipe's own
+    (``{"model.d_model": 512, "train.lr": 3e-3, "seeds": (0, 1), "eval_n": 200, "description": "..."}``: the recipe
+    tables), or ``SECTION.FIELD=VALUE`` strings (``bench --set``, ``sweep --set`` and ``--grid``), read by
+    :func:`parse_overrides` into that mapping. The overrides of one section are applied together, so that fields
+    that must change together (``task.op`` and ``task.pack``) can. An unknown field or a value the config refuses
+    raises ``ValueError`` naming it."""
+    if isinstance(overrides, Mapping):
+        typed, texts = dict(overrides), {}
+    else:
+        overrides = list(overrides)
+        typed = parse_overrides(item, overrides)
+        texts = {text.partition("=")[0].strip(): text for text in overrides}     # the words a refusal quotes
+    by_section: dict[str, dict] = {}
+    own: dict[str, object] = {}
+    plain = PLAIN_FIELDS if isinstance(item, Recipe) else PLAIN_FIELDS[:-2]
+    for key, value in typed.items():
+        section, dot, name = key.partition(".")
+        if not dot:
+            if key not in plain:
+                raise ValueError(f"override {key!r}: not a field of {type(item).__name__} (plain keys: "
+                                 f"{', '.join(plain)}; config fields as SECTION.FIELD)")
+            own[key] = value
+            continue
+        config = getattr(item, section) if section in SECTIONS else None
+        if config is None or name not in config.to_dict():
+            raise ValueError(f"override {key!r}: no such config field (SECTION one of {', '.join(SECTIONS)})")
         by_section.setdefault(section, {})[name] = value
-        texts.setdefault(section, []).append(text)
     for section, fields in by_section.items():
         try:
             item = replace(item, **{section: replace(getattr(item, section), **fields)})
         except (TypeError, ValueError) as err:
-            what = ", ".join(map(repr, texts[section]))
-            raise ValueError(f"override{'s' if len(texts[section]) > 1 else ''} {what} refused: {err}") from None
+            what = ", ".join(repr(texts.get(f"{section}.{name}", f"{section}.{name}={value!r}"))
+                             for name, value in fields.items())
+            raise ValueError(f"override{'s' if len(fields) > 1 else ''} {what} refused: {err}") from None
     return replace(item, **own) if own else item
 
 
@@ -62,7 +96,8 @@ def with_overrides(item: Configured, overrides: Iterable[str]) -> Configured:
 class Recipe:
     """One experiment's configs, seeds and test plan; ``train.seed`` is replaced by each seed.
 
-    ``description`` may hold ``{seed}``, filled in for each entry."""
+    ``description`` may hold ``{seed}``, filled in for each entry. ``id=""`` makes a *base*: a recipe that only
+    :class:`RecipeTable` rows derive from, never registered nor trained itself."""
     id: str
     task: TaskConfig
     model: ModelConfig
@@ -76,7 +111,7 @@ class Recipe:
     seed_in_name: bool = True          # False: a one-seed recipe whose entry is named by the id alone
 
     def __post_init__(self) -> None:
-        if not self.id or self.id.strip() != self.id or " " in self.id:
+        if self.id.strip() != self.id or " " in self.id:
             raise ValueError(f"a recipe id is one word, e.g. 'nb05-plain'; got {self.id!r}")
         seeds = require_ints(self.seeds, "seeds", error=ValueError, owner=self.id)
         if not seeds or len(set(seeds)) != len(seeds) or any(s < 0 for s in seeds):
@@ -104,7 +139,7 @@ class Recipe:
         """A variant called ``id``: ``SECTION.FIELD=VALUE`` overrides of the configs, then recipe ``fields``
         (``seeds=``, ``eval_lengths=``, ``description=``, ``tags=``, ...). Its entries carry the seed in their
         names unless ``seed_in_name=False`` is given."""
-        return replace(with_overrides(self, overrides), id=id, **{"seed_in_name": True, **fields})
+        return with_overrides(replace(self, id=id), {**parse_overrides(self, overrides), "seed_in_name": True, **fields})
 
     @staticmethod
     def id_with_seed(recipe_id: str, seed: int) -> str:
@@ -116,6 +151,8 @@ class Recipe:
         """The zoo entry of one seed, named ``{id}-s{seed}`` (or ``{id}`` without ``seed_in_name``). A seed that
         is not an int raises ``ValueError`` naming its type."""
         seed = require_int(seed, "seed", error=ValueError, owner=self.id)
+        if not self.id:
+            raise ValueError("a base recipe (id '') has no entries: a RecipeTable's rows do")
         if seed not in self.seeds:
             raise ValueError(f"{self.id} has seeds {self.seeds}, not {seed!r}")
         name = self.id_with_seed(self.id, seed) if self.seed_in_name else self.id
@@ -128,4 +165,32 @@ class Recipe:
         return [self.entry(s) for s in sorted(self.seeds)]
 
 
-__all__ = ["RECIPE_FIELDS", "Recipe", "with_overrides"]
+@dataclass(frozen=True)
+class RecipeTable:
+    """A chapter's recipes as data: a ``base`` and ``variants``, ``{label: typed overrides of the base}``
+    (:func:`with_overrides`' mapping). Each row is the recipe ``{prefix}-{label}`` (:meth:`id`, the one place an id
+    is composed); the base itself is not a recipe of the zoo unless a row with no overrides says so."""
+    prefix: str
+    base: Recipe
+    variants: dict[str, dict[str, object]]
+
+    def id(self, label: str) -> str:
+        """The id of row ``label``: ``f"{prefix}-{label}"``."""
+        if label not in self.variants:
+            raise KeyError(f"table {self.prefix!r} has no row {label!r}; rows: {', '.join(self.variants)}")
+        return f"{self.prefix}-{label}"
+
+    def ids(self) -> tuple[str, ...]:
+        """Every row's id, in the table's order."""
+        return tuple(self.id(label) for label in self.variants)
+
+    def recipe(self, label: str) -> Recipe:
+        """Row ``label``: the base with that row's overrides, called :meth:`id` (``label``)."""
+        return with_overrides(replace(self.base, id=self.id(label)), self.variants[label])
+
+    def recipes(self) -> tuple[Recipe, ...]:
+        """Every row's recipe, in the table's order."""
+        return tuple(self.recipe(label) for label in self.variants)
+
+
+__all__ = ["PLAIN_FIELDS", "RECIPE_FIELDS", "Recipe", "RecipeTable", "parse_overrides", "with_overrides"]

@@ -73,3 +73,6 @@ def test_the_shapes_are_zoo_recipes_at_the_stated_sizes():
     assert (cho.model.d_model, cho.model.d_ff, cho.task.max_digits, cho.task.max_position) == (512, 2048, 30, 202)
     rpe, l50 = zoo.get_recipe("nb03-rpe-l5"), SHAPES["sabbaghi-rpe-l50"]
     assert l50.model.encoding == rpe.model.encoding == "rpe" and l50.task.frame_width == 50
+    minute = SHAPES["flagship-minute"].recipe                  # a shape is its recipe, not a copy of two configs
+    assert isinstance(minute, zoo.Recipe) and minute.id == "flagship-minute-shape"
+    assert minute.train == zoo.get_recipe("flagship-minute").train and l50.recipe.seeds == rpe.seeds

@@ -31,7 +31,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
@@ -44,56 +44,60 @@ from ..core.model import ModelConfig, Transformer
 from ..core.task_config import TaskConfig
 from ..core.tasks import Task
 from ..core.train_runtime import DATA_WORKERS, data_worker_mode, keep_freed_memory, prefetcher
-from .zoo import get_recipe
+from .zoo import Recipe, get_recipe, with_overrides
 
 
 @dataclass(frozen=True)
 class Shape:
-    """A named model + data shape to measure; batch sizes count training sequences."""
+    """A named zoo recipe to measure (its model and task, at a paper's size where the overrides say so), and the
+    measurement's plan; batch sizes count training sequences."""
 
     name: str
     description: str
-    model: ModelConfig
-    task: TaskConfig
+    recipe: Recipe
     batch_size: int            # the recipe's batch (used on a GPU)
     cpu_batch_size: int        # a batch that keeps a CPU run to seconds
     decode_length: int         # operand length of the decoding measurement
     decode_n: int
     cpu_decode_n: int
 
+    @property
+    def model(self) -> ModelConfig:
+        return self.recipe.model
+
+    @property
+    def task(self) -> TaskConfig:
+        return self.recipe.task
+
+
+def _recipe(recipe_id: str, overrides: dict[str, object] | None = None) -> Recipe:
+    """Zoo recipe ``recipe_id`` with typed overrides (the zoo's one override function), named for the shape."""
+    return with_overrides(replace(get_recipe(recipe_id), id=f"{recipe_id}-shape"), overrides or {})
+
 
 MINUTE_SEQUENCES = get_recipe("flagship-minute").train.batch_size   # sequences per step of the one-minute flagship
 
-
-def _recipe_configs(recipe_id: str, *overrides: str) -> tuple[ModelConfig, TaskConfig]:
-    """The model and task of zoo recipe ``recipe_id`` with ``SECTION.FIELD=VALUE`` overrides (the zoo's
-    :meth:`~lengen_utils.lab.zoo.Recipe.derive`): each shape is a recipe, at a paper's size where it says so."""
-    r = get_recipe(recipe_id).derive(f"{recipe_id}-shape", *overrides)
-    return r.model, r.task
-
-
 SHAPES: dict[str, Shape] = {s.name: s for s in (
     Shape("flagship", "the CPU flagship (zoo entry flagship-coupled): coupled decoder + relative bias + the sink, "
-          "1 layer d 64, 4 problems packed per sequence, 1-10 digits, IDs to 128",
-          *_recipe_configs("flagship-coupled"),
+          "1 layer d 64, 4 problems packed per sequence, 1-10 digits, IDs to 128", _recipe("flagship-coupled"),
           batch_size=32, cpu_batch_size=32, decode_length=10, decode_n=1000, cpu_decode_n=500),
     # the learner's retrain button (bench flagship-time): the flagship without its table, trained for time
     Shape("flagship-minute", "the one-minute flagship (zoo recipe flagship-minute): no table, coupled relative bias + "
           "the sink + scalable softmax, 1 layer d 64, problems packed per sequence as the recipe packs them, 1-10 "
-          "digits", *_recipe_configs("flagship-minute"),
+          "digits", _recipe("flagship-minute"),
           batch_size=MINUTE_SEQUENCES, cpu_batch_size=MINUTE_SEQUENCES, decode_length=10, decode_n=1000,
           cpu_decode_n=500),
     # plain coupling as published (recipe nb05-plain) at Cho et al.'s size
     Shape("cho-1to30", "Cho et al. Section 4 / App. A: coupled decoder, 1 layer d 512, 4 heads, d_ff 2048, "
           "1-30 digit operands, max_pos 202",
-          *_recipe_configs("nb05-plain", "model.d_model=512", "model.d_ff=2048", "model.max_positions=203",
-                           "task.max_digits=30", "task.max_position=202"),
+          _recipe("nb05-plain", {"model.d_model": 512, "model.d_ff": 2048, "model.max_positions": 203,
+                                 "task.max_digits": 30, "task.max_position": 202}),
           batch_size=1000, cpu_batch_size=16, decode_length=30, decode_n=1000, cpu_decode_n=32),
     # notebook 03's RPE encoder (recipe nb03-rpe-l5) in the paper's frame l = 50
     Shape("sabbaghi-rpe-l50", "Sabbaghi A2 frame: RPE encoder (the course's 2 layers, d 64) on <= 5 digits in a "
           "frame l = 50",
-          *_recipe_configs("nb03-rpe-l5", "task.frame_width=50", "task.max_position=102",
-                           "model.rpe_max_distance=101", "model.max_positions=103"),
+          _recipe("nb03-rpe-l5", {"task.frame_width": 50, "task.max_position": 102, "model.rpe_max_distance": 101,
+                                  "model.max_positions": 103}),
           batch_size=64, cpu_batch_size=64, decode_length=50, decode_n=1000, cpu_decode_n=200),
 )}
 

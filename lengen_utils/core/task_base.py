@@ -23,6 +23,11 @@ from .positions import PositionRangeError
 from .task_config import TASKS, TaskConfig
 
 
+def _require_config(config: object) -> None:
+    if not isinstance(config, TaskConfig):
+        raise ConfigError(f"Task needs a TaskConfig, got {type(config).__name__}; use TaskConfig.from_dict for a dict")
+
+
 class Task:
     """Samples, encodes and batches problems for one :class:`TaskConfig`; ``Task(config)`` is the task class of
     ``config.task``."""
@@ -43,9 +48,7 @@ class Task:
 
     def __new__(cls, config: TaskConfig | None = None, *args: Any, **kwargs: Any) -> "Task":
         if cls is Task:             # pick the class of config.task (unpickling calls __new__ on the subclass)
-            if not isinstance(config, TaskConfig):
-                raise ConfigError(f"Task needs a TaskConfig, got {type(config).__name__}; "
-                                  f"use TaskConfig.from_dict for a dict")
+            _require_config(config)
             if config.task not in Task._kinds:
                 raise ConfigError(f"no task class serves task={config.task!r}; import Task from "
                                   f"lengen_utils.core.tasks, which defines every kind ({', '.join(TASKS)})")
@@ -53,9 +56,7 @@ class Task:
         return super().__new__(cls)
 
     def __init__(self, config: TaskConfig):
-        if not isinstance(config, TaskConfig):
-            raise ConfigError(f"Task needs a TaskConfig, got {type(config).__name__}; "
-                              f"use TaskConfig.from_dict for a dict")
+        _require_config(config)
         if not hasattr(self, "kind"):
             raise ConfigError(f"{type(self).__name__} subclasses the shared Task without a kind: subclass "
                               f"ArithmeticTask or BoardTask (lengen_utils.core.tasks) to change one of them")

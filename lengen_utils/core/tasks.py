@@ -54,7 +54,7 @@ class ArithmeticTask(Task, kind="arithmetic"):
         """The same task, evaluated with the position IDs starting at ``start`` instead of the scheme's default
         (Cho et al. evaluate at 1): a probe of how a model depends on where its IDs begin. Training is unchanged."""
         check_int("Task.at_start", "start", start, minimum=0)
-        other = ArithmeticTask(self.config)
+        other = type(self)(self.config)
         other.scheme = PositionScheme(self.config.positions, self.config.random_start, self.config.max_position,
                                       eval_start=start)
         return other

@@ -20,6 +20,19 @@ from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
 from ...lab.zoo.recipe import Recipe, RecipeTable
 
+#: the test lengths of the rows in the paper's frame l = 20 (``f20``)
+_FRAME20_LENGTHS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)
+#: what every row of the 3-digit multiplier's second search shares (frame 20, window 3, 6 layers of d 128, 9,000
+#: steps at lr 1e-3, a learning curve); each row names what it changes
+_M3_SEARCH = {"task.multiplier_digits": 3, "task.frame_width": 20, "task.max_position": 25, "model.d_model": 128,
+              "model.n_layers": 6, "model.n_heads": 8, "model.d_ff": 512, "model.max_positions": 26,
+              "model.rpe_max_distance": 25, "model.upe_slots": 3, "model.attention_window": 3, "train.steps": 9000,
+              "train.lr": 0.001, "eval_lengths": _FRAME20_LENGTHS, "tags": ("nb04", "nb04-m3-search"),
+              "curve_every": 500}
+_CURRICULUM = {"task.curriculum": "multiplier"}                          # the multiplier curriculum 1 -> 2 -> 3
+_CARRY = {"task.carry_targets": True, "model.carry_classes": 27}        # a carry head on each column
+_PRODUCTS = {"task.product_targets": True, "model.product_heads": 3}    # digit-product heads
+
 
 MULTIPLICATION = RecipeTable(
     prefix="nb04",
@@ -87,116 +100,65 @@ MULTIPLICATION = RecipeTable(
                             "multiplicand, weight decay 0.5, seed {seed} (notebook 04)")},
         "upe-m1-f20-w2": {"task.frame_width": 20, "task.max_position": 23, "model.max_positions": 24,
             "model.rpe_max_distance": 23, "model.attention_window": 2,
-            "eval_lengths": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+            "eval_lengths": _FRAME20_LENGTHS,
             "description": ("UPE encoder, Sabbaghi format l=20, 1-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 2 (our departure: Sabbaghi's UPE attends "
                             "everywhere), seed {seed} (notebook 04)"), "tags": ("nb04", "nb04-window", "nb04-m1")},
         "upe-m1-f20": {"task.frame_width": 20, "task.max_position": 23, "model.max_positions": 24,
             "model.rpe_max_distance": 23,
-            "eval_lengths": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+            "eval_lengths": _FRAME20_LENGTHS,
             "description": ("UPE encoder, Sabbaghi format l=20, 1-digit multiplier x 1..5-digit "
                             "multiplicand, seed {seed} (notebook 04)"), "tags": ("nb04", "nb04-window", "nb04-m1")},
         "rpe-m1-f20-w2": {"task.frame_width": 20, "task.max_position": 23, "model.encoding": "rpe",
             "model.max_positions": 24, "model.rpe_max_distance": 23, "model.attention_window": 2,
-            "eval_lengths": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+            "eval_lengths": _FRAME20_LENGTHS,
             "description": ("RPE encoder, Sabbaghi format l=20, 1-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 2, seed {seed} (notebook 04)"),
             "tags": ("nb04", "nb04-window", "nb04-m1")},
-        "upe-m3-f20-w3-big-cur": {"task.multiplier_digits": 3, "task.frame_width": 20, "task.max_position": 25,
-            "task.curriculum": "multiplier", "model.d_model": 128, "model.n_layers": 6, "model.n_heads": 8,
-            "model.d_ff": 512, "model.max_positions": 26, "model.rpe_max_distance": 25, "model.upe_slots": 3,
-            "model.attention_window": 3, "train.steps": 9000, "train.lr": 0.001, "seeds": (0,),
-            "eval_lengths": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+        "upe-m3-f20-w3-big-cur": {**_M3_SEARCH, **_CURRICULUM, "seeds": (0,),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits, "
-                            "seed {seed} (notebook 04)"), "tags": ("nb04", "nb04-m3-search"), "curve_every": 500},
-        "upe-m3-f20-w3-big": {"task.multiplier_digits": 3, "task.frame_width": 20, "task.max_position": 25,
-            "model.d_model": 128, "model.n_layers": 6, "model.n_heads": 8, "model.d_ff": 512,
-            "model.max_positions": 26, "model.rpe_max_distance": 25, "model.upe_slots": 3,
-            "model.attention_window": 3, "train.steps": 9000, "train.lr": 0.001, "seeds": (0,),
-            "eval_lengths": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+                            "seed {seed} (notebook 04)")},
+        "upe-m3-f20-w3-big": {**_M3_SEARCH, "seeds": (0,),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
-                            "multiplicand; attention window 3, seed {seed} (notebook 04)"),
-            "tags": ("nb04", "nb04-m3-search"), "curve_every": 500},
-        "upe-m3-f20-w3-deep-cur": {"task.multiplier_digits": 3, "task.frame_width": 20, "task.max_position": 25,
-            "task.curriculum": "multiplier", "model.d_model": 128, "model.n_layers": 8, "model.n_heads": 8,
-            "model.d_ff": 512, "model.max_positions": 26, "model.rpe_max_distance": 25, "model.upe_slots": 3,
-            "model.attention_window": 3, "train.steps": 9000, "train.lr": 0.001, "seeds": (0,),
-            "eval_lengths": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+                            "multiplicand; attention window 3, seed {seed} (notebook 04)")},
+        "upe-m3-f20-w3-deep-cur": {**_M3_SEARCH, **_CURRICULUM, "model.n_layers": 8, "seeds": (0,),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits, "
-                            "seed {seed} (notebook 04)"), "tags": ("nb04", "nb04-m3-search"), "curve_every": 500},
-        "upe-m3-f20-w3-wide-cur": {"task.multiplier_digits": 3, "task.frame_width": 20, "task.max_position": 25,
-            "task.curriculum": "multiplier", "model.d_model": 128, "model.n_layers": 6, "model.n_heads": 8,
-            "model.d_ff": 1024, "model.max_positions": 26, "model.rpe_max_distance": 25, "model.upe_slots": 3,
-            "model.attention_window": 3, "train.steps": 9000, "train.lr": 0.001, "seeds": (0,),
-            "eval_lengths": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+                            "seed {seed} (notebook 04)")},
+        "upe-m3-f20-w3-wide-cur": {**_M3_SEARCH, **_CURRICULUM, "model.d_ff": 1024, "seeds": (0,),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits, "
-                            "seed {seed} (notebook 04)"), "tags": ("nb04", "nb04-m3-search"), "curve_every": 500},
-        "upe-m3-f20-w3-long-cur": {"task.multiplier_digits": 3, "task.frame_width": 20, "task.max_position": 25,
-            "task.curriculum": "multiplier", "model.d_model": 128, "model.n_layers": 6, "model.n_heads": 8,
-            "model.d_ff": 512, "model.max_positions": 26, "model.rpe_max_distance": 25, "model.upe_slots": 3,
-            "model.attention_window": 3, "train.steps": 18000, "train.lr": 0.001,
-            "eval_lengths": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+                            "seed {seed} (notebook 04)")},
+        "upe-m3-f20-w3-long-cur": {**_M3_SEARCH, **_CURRICULUM, "train.steps": 18000,
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits, "
-                            "seed {seed} (notebook 04)"), "tags": ("nb04", "nb04-m3-search"), "curve_every": 500},
-        "upe-m3-f20-w3-big-cur-carry": {"task.multiplier_digits": 3, "task.frame_width": 20,
-            "task.max_position": 25, "task.curriculum": "multiplier", "task.carry_targets": True,
-            "model.d_model": 128, "model.n_layers": 6, "model.n_heads": 8, "model.d_ff": 512,
-            "model.max_positions": 26, "model.rpe_max_distance": 25, "model.upe_slots": 3,
-            "model.attention_window": 3, "model.carry_classes": 27, "train.steps": 9000, "train.lr": 0.001,
-            "seeds": (0,), "eval_lengths": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+                            "seed {seed} (notebook 04)")},
+        "upe-m3-f20-w3-big-cur-carry": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, "seeds": (0,),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits; "
-                            "carry head trained on each column's incoming carry, seed {seed} (notebook 04)"),
-            "tags": ("nb04", "nb04-m3-search"), "curve_every": 500},
-        "upe-m3-f20-w3-long-cur-carry": {"task.multiplier_digits": 3, "task.frame_width": 20,
-            "task.max_position": 25, "task.curriculum": "multiplier", "task.carry_targets": True,
-            "model.d_model": 128, "model.n_layers": 6, "model.n_heads": 8, "model.d_ff": 512,
-            "model.max_positions": 26, "model.rpe_max_distance": 25, "model.upe_slots": 3,
-            "model.attention_window": 3, "model.carry_classes": 27, "train.steps": 18000, "train.lr": 0.001,
-            "seeds": (0,), "eval_lengths": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+                            "carry head trained on each column's incoming carry, seed {seed} (notebook 04)")},
+        "upe-m3-f20-w3-long-cur-carry": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, "train.steps": 18000, "seeds": (0,),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits; "
-                            "carry head trained on each column's incoming carry, seed {seed} (notebook 04)"),
-            "tags": ("nb04", "nb04-m3-search"), "curve_every": 500},
-        "upe-m3-f20-w3-big-cur-carry-prod": {"task.multiplier_digits": 3, "task.frame_width": 20,
-            "task.max_position": 25, "task.curriculum": "multiplier", "task.carry_targets": True,
-            "task.product_targets": True, "model.d_model": 128, "model.n_layers": 6, "model.n_heads": 8,
-            "model.d_ff": 512, "model.max_positions": 26, "model.rpe_max_distance": 25, "model.upe_slots": 3,
-            "model.attention_window": 3, "model.carry_classes": 27, "model.product_heads": 3, "train.steps": 9000,
-            "train.lr": 0.001, "seeds": (0, 1),
-            "eval_lengths": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+                            "carry head trained on each column's incoming carry, seed {seed} (notebook 04)")},
+        "upe-m3-f20-w3-big-cur-carry-prod": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, **_PRODUCTS, "seeds": (0, 1),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits; "
                             "carry head and product heads trained on each column's incoming carry and "
-                            "digit products, seed {seed} (notebook 04)"), "tags": ("nb04", "nb04-m3-search"),
-            "curve_every": 500},
-        "upe-m3-f20-w3-long-cur-carry-prod": {"task.multiplier_digits": 3, "task.frame_width": 20,
-            "task.max_position": 25, "task.curriculum": "multiplier", "task.carry_targets": True,
-            "task.product_targets": True, "model.d_model": 128, "model.n_layers": 6, "model.n_heads": 8,
-            "model.d_ff": 512, "model.max_positions": 26, "model.rpe_max_distance": 25, "model.upe_slots": 3,
-            "model.attention_window": 3, "model.carry_classes": 27, "model.product_heads": 3, "train.steps": 18000,
-            "train.lr": 0.001, "eval_lengths": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+                            "digit products, seed {seed} (notebook 04)")},
+        "upe-m3-f20-w3-long-cur-carry-prod": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, **_PRODUCTS,
+            "train.steps": 18000, "tags": ("nb04", "nb04-m3-search", "nb04-m3"),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits; "
                             "carry head and product heads trained on each column's incoming carry and "
-                            "digit products, seed {seed} (notebook 04)"),
-            "tags": ("nb04", "nb04-m3-search", "nb04-m3"), "curve_every": 500},
-        "rpe-m3-f20-w3-long-cur-carry-prod": {"task.multiplier_digits": 3, "task.frame_width": 20,
-            "task.max_position": 25, "task.curriculum": "multiplier", "task.carry_targets": True,
-            "task.product_targets": True, "model.d_model": 128, "model.n_layers": 6, "model.n_heads": 8,
-            "model.d_ff": 512, "model.encoding": "rpe", "model.max_positions": 26, "model.rpe_max_distance": 25,
-            "model.upe_slots": 3, "model.attention_window": 3, "model.carry_classes": 27, "model.product_heads": 3,
-            "train.steps": 18000, "train.lr": 0.001,
-            "eval_lengths": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+                            "digit products, seed {seed} (notebook 04)")},
+        "rpe-m3-f20-w3-long-cur-carry-prod": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, **_PRODUCTS,
+            "model.encoding": "rpe", "train.steps": 18000, "tags": ("nb04", "nb04-m3-search", "nb04-m3"),
             "description": ("RPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits; "
                             "carry head and product heads trained on each column's incoming carry and "
-                            "digit products, seed {seed} (notebook 04)"),
-            "tags": ("nb04", "nb04-m3-search", "nb04-m3"), "curve_every": 500},
+                            "digit products, seed {seed} (notebook 04)")},
     },
 )
 

@@ -9,7 +9,7 @@ overrides to anything that has ``task``, ``model`` and ``train`` (a recipe or on
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Iterable, Mapping, TypeVar
 
 from ...core.config_checks import ConfigError, override_value, parse_override, require_int, require_ints
@@ -70,6 +70,7 @@ def with_overrides(item: Configured, overrides: Mapping[str, object] | Iterable[
     by_section: dict[str, dict] = {}
     own: dict[str, object] = {}
     plain = PLAIN_FIELDS if isinstance(item, Recipe) else PLAIN_FIELDS[:-2]
+    config_fields = {section: {f.name for f in fields(getattr(item, section))} for section in SECTIONS}
     for key, value in typed.items():
         section, dot, name = key.partition(".")
         if not dot:
@@ -78,17 +79,16 @@ def with_overrides(item: Configured, overrides: Mapping[str, object] | Iterable[
                                  f"{', '.join(plain)}; config fields as SECTION.FIELD)")
             own[key] = value
             continue
-        config = getattr(item, section) if section in SECTIONS else None
-        if config is None or name not in config.to_dict():
+        if name not in config_fields.get(section, ()):
             raise ValueError(f"override {key!r}: no such config field (SECTION one of {', '.join(SECTIONS)})")
         by_section.setdefault(section, {})[name] = value
-    for section, fields in by_section.items():
+    for section, changes in by_section.items():
         try:
-            item = replace(item, **{section: replace(getattr(item, section), **fields)})
+            item = replace(item, **{section: replace(getattr(item, section), **changes)})
         except (TypeError, ValueError) as err:
             what = ", ".join(repr(texts.get(f"{section}.{name}", f"{section}.{name}={value!r}"))
-                             for name, value in fields.items())
-            raise ValueError(f"override{'s' if len(fields) > 1 else ''} {what} refused: {err}") from None
+                             for name, value in changes.items())
+            raise ValueError(f"override{'s' if len(changes) > 1 else ''} {what} refused: {err}") from None
     return replace(item, **own) if own else item
 
 

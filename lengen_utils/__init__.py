@@ -2,10 +2,10 @@
 
 The tree shows the layers, lowest first (nothing imports a layer above it; tests/test_layers.py checks):
 
-    core/      base (constants, device, config_checks) -> problems (problems, carries, complexity_sampling,
-               addition_steps, curriculum, boards) -> formats and positions (vocab, example, formats, positions,
-               positions2d, board_format, text_filler, spaces) -> tasks (task_config, batches, task_base, tasks = the
-               arithmetic task, board_task = the 2-D task)
+    core/      base (constants, device, config_checks) -> problems (problems, carries, complexity,
+               addition_steps, curriculum, boards.board) -> formats and positions (vocab, example, formats, positions,
+               positions2d, boards.format, text_filler, spaces) -> tasks (task_config, batches, task_base, tasks = the
+               arithmetic task, boards.task = the 2-D task)
                -> model, checkpoint -> train, train_runtime, compatibility, evaluate, multiseed
     analysis/  complexity, theory, constructions, interpret, generalization, probes, rpe_decline
     lab/       zoo (recipes and their store), papers (the papers' setups, departures tables), bench, bench_recipes,
@@ -45,11 +45,13 @@ __all__ = [
 ]
 
 #: short name -> its place in the tree: where the deprecated ``from lengen_utils import zoo`` points
+_MOVED = {"complexity_sampling": "core.complexity", "boards": "core.boards.board", "board_format": "core.boards.format",
+          "board_task": "core.boards.task"}       # the modules 0.3 renamed (one word per concept)
 _SUBMODULES = {
-    **dict.fromkeys(("constants", "device", "config_checks", "problems", "carries", "complexity_sampling",
-                     "addition_steps", "curriculum", "boards", "board_format", "positions2d", "formats", "vocab",
-                     "example", "positions", "text_filler", "spaces", "tasks", "task_base", "board_task", "task_config", "batches", "model",
-                     "checkpoint", "train", "train_runtime", "evaluate", "compatibility", "multiseed"), "core"),
+    **dict.fromkeys(("constants", "device", "config_checks", "problems", "carries", "addition_steps", "curriculum",
+                     "positions2d", "formats", "vocab", "example", "positions", "text_filler", "spaces", "tasks",
+                     "task_base", "task_config", "batches", "model", "checkpoint", "train", "train_runtime", "evaluate",
+                     "compatibility", "multiseed"), "core"),
     **dict.fromkeys(("complexity", "theory", "constructions", "interpret", "generalization", "probes", "rpe_decline"),
                      "analysis"),
     **dict.fromkeys(("zoo", "bench", "bench_recipes", "cli", "throughput", "multiseed_bench", "sweep", "sweep_grid",
@@ -62,10 +64,10 @@ _SUBMODULES = {
 
 def __getattr__(name: str):
     """Deprecated (0.2): a module by its short name (PEP 562), with a warning that names where it lives."""
-    if name in _SUBMODULES:
-        place = f"{__name__}.{_SUBMODULES[name]}"
+    if name in _SUBMODULES or name in _MOVED:
+        place, _, leaf = f"{__name__}.{_MOVED.get(name) or _SUBMODULES[name] + '.' + name}".rpartition(".")
         warnings.warn(f"`from {__name__} import {name}` is deprecated and goes in 0.3; write "
-                      f"`from {place} import {name}`", DeprecationWarning, stacklevel=2)
-        return importlib.import_module(f"{place}.{name}")
+                      f"`from {place} import {leaf}`", DeprecationWarning, stacklevel=2)
+        return importlib.import_module(f"{place}.{leaf}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

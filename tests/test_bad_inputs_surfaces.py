@@ -12,7 +12,7 @@ import torch
 
 from lengen_utils.core import multiseed
 from lengen_utils.lab import multiseed_bench, sweep
-from lengen_utils.core.boards import Board, BoardError
+from lengen_utils.core.boards.board import Board, BoardError
 from lengen_utils.core.evaluate import evaluate_lengths, predict
 from lengen_utils.core.formats import FormatError, encode
 from lengen_utils.core.model import ConfigError, ModelConfig, Transformer

@@ -25,7 +25,7 @@ from lengen_utils.analysis.complexity import (
     sample_uniform_over_complexity,
 )
 from lengen_utils.analysis.complexity import addition as addition_dp
-from lengen_utils.core.complexity_sampling import _completions
+from lengen_utils.core.complexity import _completions
 from lengen_utils.core.problems import Problem, ProblemError
 
 # ---------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Tests for test sets and exact match grouped by complexity (Sabbaghi Figure 8; lengen_utils.core.complexity_sampling
+"""Tests for test sets and exact match grouped by complexity (Sabbaghi Figure 8; lengen_utils.core.complexity
 and lengen_utils.core.evaluate, re-exported by lengen_utils.analysis.complexity) and for the complexity samplers wired
 into TaskConfig.sampler."""
 from __future__ import annotations
@@ -177,7 +177,7 @@ def test_complexity_reexports_the_layered_modules():
     """The notebooks' ``from lengen_utils.analysis import complexity as C`` sees the very objects of each layer."""
     import lengen_utils.core.carries as carries
     import lengen_utils.analysis.complexity as C
-    import lengen_utils.core.complexity_sampling as sampling
+    import lengen_utils.core.complexity as sampling
     import lengen_utils.core.evaluate as evaluate
 
     assert C.cascade_length is carries.cascade_length and C.multiplication_levels is carries.multiplication_levels

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lengen_utils.core.carries import cascade_length
-from lengen_utils.core.complexity_sampling import sample_with_cascade_at_most
+from lengen_utils.core.complexity import sample_with_cascade_at_most
 from lengen_utils.core.curriculum import curriculum_cap, stage
 from lengen_utils.core.problems import ProblemError, num_digits
 from lengen_utils.core.tasks import ConfigError, Task, TaskConfig

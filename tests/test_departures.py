@@ -6,7 +6,7 @@ from dataclasses import fields, replace
 
 import pytest
 
-from lengen_utils.core.board_format import BOARD_FORMATS
+from lengen_utils.core.boards.format import BOARD_FORMATS
 from lengen_utils.core.formats import ALL_FORMATS
 from lengen_utils.core.model.config import ENCODINGS, NORM_PLACEMENTS, NORMS
 from lengen_utils.core.positions import SCHEMES
@@ -89,8 +89,8 @@ def test_the_values_are_the_papers():
 
 
 def test_every_reproduction_recipe_exists_and_has_a_claim_and_a_reference():
-    required = {"sabbaghi-a2-paper", "sabbaghi-rpe-addition-5to50", *A2_IDS, "sabbaghi-upe-m3-9l",
-                "sabbaghi-upe-m3-9l-masked", "cho-plain-1to30", "cho-addition-1to30", "cho-mul-nx2-1to40",
+    required = {"sabbaghi-a2-paper", "sabbaghi-rpe-add-5to50", *A2_IDS, "sabbaghi-upe-m3-9l",
+                "sabbaghi-upe-m3-masked", "cho-plain-1to30", "cho-addition-1to30", "cho-mul-nx2-1to40",
                 "cho-minesweeper-5to9"}
     assert required <= set(P.REPRODUCTIONS)
     for recipe_id, claim in REPRODUCTIONS:

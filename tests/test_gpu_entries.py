@@ -71,12 +71,12 @@ def test_a_gpu_record_says_where_it_was_trained(name):
 
 @pytest.mark.parametrize("name, lengths, n", [
     ("cho-addition-1to30-s0", (30, 100, 200), 20),          # decoding with the KV cache, 200 digits in seconds
-    ("sabbaghi-rpe-addition-5to50-s0", (5, 10, 20), 100),
+    ("sabbaghi-rpe-add-5to50-s0", (5, 10, 20), 100),
     ("cho-mul-nx2-1to40-s0", (40, 100), 20),
     ("cho-minesweeper-5to9-s0", (9, 12), 30),
     ("sabbaghi-upe-m3-9l-s0", (5, 10), 100),
     ("cho-plain-1to30-s0", (30, 50), 20),
-    ("sabbaghi-upe-m3-9l-masked-s0", (5, 16), 100),
+    ("sabbaghi-upe-m3-masked-s0", (5, 16), 100),
 ])
 def test_a_short_cpu_evaluation_agrees_with_the_gpu_record(name, lengths, n):
     model, task = zoo.load(name)

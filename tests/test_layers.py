@@ -23,12 +23,12 @@ ROOT = Path(__file__).resolve().parent.parent / PACKAGE
 # the tree: a group (core/, analysis/, lab/, course/) and its modules -> layer; a new module must be placed here
 LAYERS: dict[str, int] = {
     "core": 0, "core.constants": 0, "core.device": 0, "core.config_checks": 0,
-    "core.problems": 1, "core.carries": 1, "core.complexity_sampling": 1, "core.addition_steps": 1,
-    "core.curriculum": 1, "core.boards": 1,
-    "core.board_format": 2, "core.positions2d": 2,  # minesweeper (Cho et al. Section 6.2)
+    "core.problems": 1, "core.carries": 1, "core.complexity": 1, "core.addition_steps": 1,
+    "core.curriculum": 1, "core.boards.board": 1,
+    "core.boards.format": 2, "core.positions2d": 2,  # minesweeper (Cho et al. Section 6.2)
     "core.formats": 2, "core.vocab": 2, "core.example": 2, "core.positions": 2, "core.text_filler": 2,
     "core.spaces": 2,
-    "core.tasks": 3, "core.task_base": 3, "core.board_task": 3, "core.task_config": 3, "core.batches": 3,
+    "core.tasks": 3, "core.task_base": 3, "core.boards.task": 3, "core.task_config": 3, "core.batches": 3,
     "core.model": 4, "core.checkpoint": 4,
     "core.train": 5, "core.train_runtime": 5, "core.evaluate": 5, "core.compatibility": 5, "core.multiseed": 5,
     "analysis": 6, "analysis.complexity": 6, "analysis.theory": 6, "analysis.constructions": 6,

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from lengen_utils.core.board_format import decode_board, encode_board
-from lengen_utils.core.boards import Board, BoardError, neighbour_counts, sample_boards, sample_square_boards
+from lengen_utils.core.boards.format import decode_board, encode_board
+from lengen_utils.core.boards.board import Board, BoardError, neighbour_counts, sample_boards, sample_square_boards
 from lengen_utils.core.compatibility import check_compatible
 from lengen_utils.core.constants import IGNORE_INDEX
 from lengen_utils.core.evaluate import evaluate_lengths

@@ -69,22 +69,22 @@ def test_entry_for_names_the_recipe_the_seed_and_the_seeds_that_exist():
         zoo.entry_for("nb05-plain-s0", 0)
 
 
-def test_the_name_suffix_is_the_training_seed_and_replace_derives_the_recipe_again():
+def test_an_entry_is_a_recipe_and_a_seed_and_its_name_is_composed_from_them():
     e = zoo.entry_for("nb05-plain", 0)
-    other = replace(e, name="nb05-other-s3", train=replace(e.train, seed=3))
-    assert (other.recipe, other.seed, other.seeded) == ("nb05-other", 3, True)
-    assert replace(e, name="nb05-plain-x").recipe == "nb05-plain-x"
-    with pytest.raises(ValueError, match=r"nb05-plain-s5: the name's seed suffix -s5 must be the training seed "
-                                         r"\(train.seed = 0\)"):
-        replace(e, name="nb05-plain-s5")
+    other = replace(e, recipe="nb05-other", train=replace(e.train, seed=3))
+    assert (other.recipe, other.seed, other.seeded, other.name) == ("nb05-other", 3, True, "nb05-other-s3")
+    alone = replace(e, recipe="nb05-plain-x", seeded=False)
+    assert (alone.recipe, alone.seed, alone.name) == ("nb05-plain-x", 0, "nb05-plain-x")
+    with pytest.raises(ValueError, match=r"a recipe id is one word, e.g. 'nb05-plain'; got 'nb05 plain'"):
+        replace(e, recipe="nb05 plain")
 
 
 def test_register_refuses_a_second_entry_for_one_recipe_and_seed(monkeypatch):
     e = zoo.entry_for("nb05-plain", 0)
     monkeypatch.setattr(registry, "ENTRIES", {})
-    registry.register(replace(e, name="r-s0"))
+    registry.register(replace(e, recipe="r"))
     with pytest.raises(ValueError, match=r"zoo entry 'r': recipe 'r' already has seed 0 \('r-s0'\)"):
-        registry.register(replace(e, name="r"))
+        registry.register(replace(e, recipe="r", seeded=False))
     assert registry.recipe_entries("r") == {0: "r-s0"}
 
 

@@ -26,7 +26,7 @@ def test_an_unbuilt_or_unknown_recipe_is_named():
 def test_live_evaluation_and_figure_on_the_rpe_encoder():
     live = ps.live_figure(ps.RPE, n=30)                     # 30 problems per length: seconds on the CPU
     assert list(live) == list(ps.recorded(ps.RPE))
-    assert live["sabbaghi-rpe-addition-5to50-s0"][5] == 1.0
+    assert live["sabbaghi-rpe-add-5to50-s0"][5] == 1.0
     fig = plt.gcf()
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert any("recorded on the GPU" in t for t in labels) and any("live" in t for t in labels)

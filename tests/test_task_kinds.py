@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lengen_utils.core.board_task import BoardTask
+from lengen_utils.core.boards.task import BoardTask
 from lengen_utils.core.config_checks import ConfigError
 from lengen_utils.core.task_base import Task as TaskBase
 from lengen_utils.core.tasks import ArithmeticTask, Task, TaskConfig

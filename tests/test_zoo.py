@@ -27,7 +27,7 @@ from cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = zoo.ZooEntry(
-    name="test-tiny", description="a few steps, for tests",
+    recipe="test-tiny", seeded=False, description="a few steps, for tests",
     task=TaskConfig(format="cho", positions="coupled", max_digits=2, max_position=8),
     model=ModelConfig(d_model=16, n_heads=2, d_ff=32, max_positions=9),
     train=TrainConfig(steps=30, batch_size=16, lr=3e-3, warmup_steps=3, seed=1),
@@ -242,7 +242,7 @@ def test_flagship_names_are_aliases_of_one_run_each():
     assert not {"flagship-coupled", "flagship-ape"} & set(zoo.read_manifest())   # aliases: no record of their own
     assert zoo.resolve("flagship-ape") == "nb05-base-ape-s0" and zoo.resolve("nb05-sink-s1") == "nb05-sink-s1"
     with pytest.raises(ValueError, match="registered twice"):
-        zoo.register(replace(coupled, name="flagship-coupled"))
+        zoo.register(replace(coupled, recipe="flagship-coupled", seeded=False))
 
 
 def test_the_flagship_is_the_sink_recipe_and_its_seeds_are_nb05_sink():
@@ -440,7 +440,7 @@ def test_a_mistyped_lengen_assets_is_named(tmp_path, monkeypatch, capsys):
 # -- learning curves (notebook 08's sample efficiency) --------------------------------------------------
 def test_an_entry_with_curve_every_records_its_learning_curve(tmp_path, monkeypatch):
     from dataclasses import replace
-    curved = replace(TINY, name="test-curve", train=replace(TINY.train, steps=100), curve_every=50)
+    curved = replace(TINY, recipe="test-curve", train=replace(TINY.train, steps=100), curve_every=50)
     monkeypatch.setitem(zoo.catalog(), curved.name, curved)
     zoo.build(curved.name, progress=False, assets=tmp_path)
     curve = zoo.manifest_record(curved.name, tmp_path)["learning_curve"]

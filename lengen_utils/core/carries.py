@@ -16,7 +16,7 @@ Vocabulary, for a digit position ``i`` (0 = least significant) with digit sum ``
   ``k >= 0`` propagating positions; its *length* is ``k + 1`` (see :func:`cascade_length`).
 
 This module holds the per-sample measures (problems layer: it imports only :mod:`~lengen_utils.core.problems`);
-the samplers by complexity are in :mod:`lengen_utils.core.complexity_sampling`, the exact distributions in
+the samplers by complexity are in :mod:`lengen_utils.core.complexity`, the exact distributions in
 :mod:`lengen_utils.analysis.complexity`, and exact match grouped by complexity in :mod:`lengen_utils.core.evaluate`.
 """
 from __future__ import annotations

@@ -8,7 +8,7 @@ hands over to the task's own sampler for the rest:
 * ``cascade``: easy to hard by the cascade of carries (Sabbaghi et al. Section 4; notebook 06). Stage ``i``
   of ``max_digits + 1`` draws a length ``L`` uniform in ``min_digits..max_digits`` and operands uniform below
   ``10**L`` conditioned on a cascade of at most ``i`` (stage 0: no carry at all; stage 1: carries that no 9
-  passes on), exactly (:func:`~lengen_utils.core.complexity_sampling.sample_with_cascade_at_most`).
+  passes on), exactly (:func:`~lengen_utils.core.complexity.sample_with_cascade_at_most`).
 * ``multiplier``: short to long multipliers (multiplication with ``multiplier_digits = k``). Stage ``i`` of
   ``k`` draws multipliers of exactly ``i + 1`` digits, so a model learns one partial product (k = 1) before
   it adds the second and the third; the multiplicand keeps the task's sampler. Under UPE the multiplier digit
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .complexity_sampling import sample_with_cascade_at_most
+from .complexity import sample_with_cascade_at_most
 from .problems import Problem
 
 CURRICULA = ("none", "length", "cascade", "multiplier")

@@ -2,7 +2,7 @@
 model-ready :class:`~lengen_utils.core.batches.Batch` objects.
 
 ``Task(config)`` builds the task class of ``config.task``: the arithmetic task (:class:`~lengen_utils.core.tasks.
-ArithmeticTask`, addition and multiplication) or the 2-D board task (:class:`~lengen_utils.core.board_task.BoardTask`,
+ArithmeticTask`, addition and multiplication) or the 2-D board task (:class:`~lengen_utils.core.boards.task.BoardTask`,
 Cho et al.'s minesweeper generator). Both share the model and the training loop: they differ in how problems are
 drawn, written as tokens and given position IDs, which is what each subclass supplies. Here lives the rest: the
 fixed training set, collation, packing several problems into one sequence in random, non-overlapping slots of IDs.

@@ -12,7 +12,7 @@ import math
 from dataclasses import asdict, dataclass, replace
 
 from . import problems as P
-from .board_format import BOARD_FORMATS
+from .boards.format import BOARD_FORMATS
 from .config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict
 from .curriculum import CURRICULA, DEFAULT_FRACTION
 from .formats import ALL_FORMATS, get_format

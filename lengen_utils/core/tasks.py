@@ -3,7 +3,7 @@
 :class:`~lengen_utils.core.task_config.TaskConfig` is the whole data side of an experiment; ``Task(config)``
 draws training batches (random position starts, augmentation, packing, curricula) and evaluation sets (fixed
 start, fixed seed) as :class:`~lengen_utils.core.batches.Batch` objects. It builds the class of ``config.task``:
-:class:`ArithmeticTask` (here) or the 2-D :class:`~lengen_utils.core.board_task.BoardTask`; what they share is
+:class:`ArithmeticTask` (here) or the 2-D :class:`~lengen_utils.core.boards.task.BoardTask`; what they share is
 :class:`~lengen_utils.core.task_base.Task`. This module is where tasks are imported from: it defines or imports
 every kind, so ``Task(config)`` knows them all.
 
@@ -17,8 +17,8 @@ import torch
 
 from . import problems as P
 from .batches import Batch, carry_target_ids, collate, problem_digits, product_target_ids
-from .board_task import BoardTask
-from .complexity_sampling import sample_mixed_complexity, sample_uniform_over_complexity
+from .boards.task import BoardTask
+from .complexity import sample_mixed_complexity, sample_uniform_over_complexity
 from .config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict, require_int
 from .constants import EVAL_SEED
 from .curriculum import curriculum_cap, sample_cascade_stage

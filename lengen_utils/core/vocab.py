@@ -7,7 +7,7 @@ into the compact strings the course prints (``$653+049=2070$``, hints as letters
 """
 from __future__ import annotations
 
-from .boards import MINE
+from .boards.board import MINE
 
 DIGITS = tuple("0123456789")
 FILL = "<fill>"   # batch padding: never seen by the loss, never a model output

@@ -469,10 +469,10 @@ PAPER_SETUPS: dict[str, PaperSetup] = {s.claim: s for s in (SABBAGHI_A2, SABBAGH
 #: ``{recipe id: claim}``: the recipes that reproduce a paper claim (tests/test_departures.py: every recipe tagged
 #: ``paper-scale`` or ``sabbaghi-a2`` is one of them)
 REPRODUCTIONS: dict[str, str] = {
-    "sabbaghi-a2-paper": "sabbaghi-a2", "sabbaghi-rpe-addition-5to50": "sabbaghi-a2",
+    "sabbaghi-a2-paper": "sabbaghi-a2", "sabbaghi-rpe-add-5to50": "sabbaghi-a2",
     **{recipe_id: "sabbaghi-a2" for recipe_id in A2_LADDER.ids()},
-    "sabbaghi-upe-m3-9l": "sabbaghi-m2-k3", "sabbaghi-upe-m3-9l-masked": "sabbaghi-m2-k3",
-    "sabbaghi-upe-m3-9l-masked-annealed": "sabbaghi-m2-k3", "sabbaghi-upe-m3-9l-masked-b256": "sabbaghi-m2-k3",
+    "sabbaghi-upe-m3-9l": "sabbaghi-m2-k3", "sabbaghi-upe-m3-masked": "sabbaghi-m2-k3",
+    "sabbaghi-upe-m3-annealed": "sabbaghi-m2-k3", "sabbaghi-upe-m3-b256": "sabbaghi-m2-k3",
     "cho-plain-1to30": "cho-addition", "cho-addition-1to30": "cho-addition",
     "cho-mul-nx2-1to40": "cho-nx2",
     "cho-minesweeper-5to9": "cho-minesweeper",
@@ -528,11 +528,11 @@ EXTRA_DEPARTURES: dict[str, dict[str, str]] = {
                                                          "distance"},
     "cho-minesweeper-5to9": {"model.relative_bias": "our recipe: the 2-D relative bias (clip 2) on next-cell IDs"},
 }
-EXTRA_DEPARTURES["sabbaghi-upe-m3-9l-masked"] = {
+EXTRA_DEPARTURES["sabbaghi-upe-m3-masked"] = {
     **EXTRA_DEPARTURES["sabbaghi-upe-m3-9l"],
     "task.mask_operator": "the operator x hidden from every query (the fix for the collapse past 14 digits)"}
-EXTRA_DEPARTURES["sabbaghi-upe-m3-9l-masked-annealed"] = EXTRA_DEPARTURES["sabbaghi-upe-m3-9l-masked"]
-EXTRA_DEPARTURES["sabbaghi-upe-m3-9l-masked-b256"] = EXTRA_DEPARTURES["sabbaghi-upe-m3-9l-masked"]
+EXTRA_DEPARTURES["sabbaghi-upe-m3-annealed"] = EXTRA_DEPARTURES["sabbaghi-upe-m3-masked"]
+EXTRA_DEPARTURES["sabbaghi-upe-m3-b256"] = EXTRA_DEPARTURES["sabbaghi-upe-m3-masked"]
 
 
 def reference_recipe(claim: str) -> Recipe:

@@ -354,7 +354,7 @@ def test_spaces_check_passes_and_names_each_failure():
 
 # -- section 3: the scratchpad ----------------------------------------------------------------------------------
 
-SCRATCH_METHODS = ["nb08-direct", "nb08-scratch", "nb08-coupled", "nb08-coupled-scratch", "nb08-coupled-scratch-long"]
+SCRATCH_METHODS = ["nb08-direct", "nb08-scratch", "nb08-coupled", "nb08-coupled-scratch", "nb08-coupled-scratch-6k"]
 
 
 def scratch_board(**changes):
@@ -368,7 +368,7 @@ def plant_scratch_curves(scratch=(0.5, 0.9, 0.99)):
     plant_curves("nb08-direct", [(0.5, 0.97, 1.0)] * 3)
     plant_curves("nb08-scratch", [scratch] * 3, steps=(500, 1000, 1500))
     plant_curves("nb08-coupled", [(0.5, 0.97, 1.0)] * 3)
-    plant_curves("nb08-coupled-scratch-long", [(0.1, 0.2, 0.3)] * 3)
+    plant_curves("nb08-coupled-scratch-6k", [(0.1, 0.2, 0.3)] * 3)
 
 
 def test_scratch_budgets_and_curve_bands():
@@ -417,13 +417,13 @@ def test_ramp_problems_from_the_catalog():
         e = entry(f"{m}-s0")
         assert curricula.ramp_problems(m) == int(e.task.curriculum_fraction * e.train.steps) * e.train.batch_size > 0
     ramp = curricula.ramp_problems
-    assert ramp("nb08-length-curriculum-long") == 2 * ramp("nb08-length-curriculum")      # 2x steps, same fraction
+    assert ramp("nb08-length-cur-6k") == 2 * ramp("nb08-length-curriculum")      # 2x steps, same fraction
 
 
 def plant_curricula(cascade=(0.5, 0.96, 1.0)):
     plant_curves("nb08-direct", [(0.96, 1.0, 1.0)] * 3)
     plant_curves("nb08-length-curriculum", [(0.1, 0.2, 0.9)] * 3)
-    plant_curves("nb08-length-curriculum-long", [(0.1, 0.2, 0.96), (0.1, 0.99, 1.0), (0.1, 0.2, 0.3)])
+    plant_curves("nb08-length-cur-6k", [(0.1, 0.2, 0.96), (0.1, 0.99, 1.0), (0.1, 0.2, 0.3)])
     plant_curves("nb08-cascade-curriculum", [cascade] * 3)
 
 

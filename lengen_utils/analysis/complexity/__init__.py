@@ -7,7 +7,7 @@ the layer it belongs to:
 * per-sample measures (problems layer, :mod:`lengen_utils.core.carries`): :func:`digit_sums`,
   :func:`carry_propagation_levels`, :func:`cascade_length`, :func:`longest_carry_run`,
   :func:`multiplication_levels`;
-* samplers and fixed test sets by complexity (problems layer, :mod:`lengen_utils.core.complexity_sampling`):
+* samplers and fixed test sets by complexity (problems layer, :mod:`lengen_utils.core.complexity`):
   :func:`sample_by_cascade_length`, :func:`sample_uniform_over_complexity`,
   :func:`sample_mixed_complexity`, :func:`sample_by_carry_run`, :func:`cascade_test_sets`,
   :func:`carry_run_test_sets`;
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ...core.carries import (GENERATE, KILL, MEASURES, PROPAGATE, carry_propagation_levels, cascade_length, digit_sums,
                        longest_carry_run, multiplication_levels)
-from ...core.complexity_sampling import (carry_run_test_sets, cascade_test_sets, sample_by_carry_run,
+from ...core.complexity import (carry_run_test_sets, cascade_test_sets, sample_by_carry_run,
                                    sample_by_cascade_length, sample_mixed_complexity, sample_uniform_over_complexity)
 from ...core.evaluate import (GroupResult, evaluate_by_carry_run, evaluate_by_cascade_length, evaluate_test_sets,
                         exact_match_by_complexity, exact_match_per_problem)

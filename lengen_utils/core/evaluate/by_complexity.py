@@ -3,7 +3,7 @@
 A model's exact match is split by a complexity measure of its test sums: the cascade of carries (C2,
 :func:`~lengen_utils.core.carries.cascade_length`) or the longest run of consecutive carries (C1,
 :func:`~lengen_utils.core.carries.longest_carry_run`). The test sets come from
-:mod:`lengen_utils.core.complexity_sampling`; results are :class:`GroupResult` per level.
+:mod:`lengen_utils.core.complexity`; results are :class:`GroupResult` per level.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from ..carries import MEASURES, cascade_length, longest_carry_run
-from ..complexity_sampling import carry_run_test_sets, cascade_test_sets
+from ..complexity import carry_run_test_sets, cascade_test_sets
 from ..config_checks import require_ints
 from ..constants import EVAL_SEED
 from ..model import Transformer
@@ -82,7 +82,7 @@ def exact_match_by_complexity(model: Transformer, task: Task, problems: Sequence
 def evaluate_test_sets(model: Transformer, task: Task, test_sets: dict[int, Sequence[Problem]],
                        batch_size: int = 500) -> dict[int, GroupResult]:
     """Exact match on each group of a ``{level: problems}`` test set (e.g. from
-    :func:`~lengen_utils.core.complexity_sampling.cascade_test_sets`)."""
+    :func:`~lengen_utils.core.complexity.cascade_test_sets`)."""
     return {level: _group_result(level, exact_match_per_problem(model, task, probs, batch_size), probs)
             for level, probs in test_sets.items()}
 

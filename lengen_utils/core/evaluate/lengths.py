@@ -36,7 +36,7 @@ from ..device import autocast
 from ..example import decode_answer
 from ..model import Transformer, greedy_decode
 from ..model.blocked import QUERY_BLOCK, blocked_forward, rows_within_budget, shared_rows
-from ..boards import Board
+from ..boards.board import Board
 from ..problems import Problem
 from ..tasks import Task
 from ..vocab import FormatError, ids_to_tokens

@@ -68,7 +68,7 @@ PAPER_SCALE = RecipeTable(
         tags=("gpu", "paper-scale"),
     ),
     variants={
-        "rpe-addition-5to50": {
+        "rpe-add-5to50": {
             "description": ("Sabbaghi et al.'s RPE encoder (6 layers, 8 heads, d 256) on 1-5 digit sums in"
                             " the frame l = 50, tested to 50 digits, trained on a GPU; seed {seed}")},
         "a2-paper": {"task.sampler": "uniform", "task.train_set_size": 100000, "model.d_model": 768,

@@ -25,9 +25,9 @@ from ..notebook import n_eval, pct
 from ..common.paper_scale import checkpoint_rows
 
 PAPER_RECIPE = "sabbaghi-a2-paper"               # Sabbaghi et al.'s recipe at their size (records only)
-OUR_GPU_RECIPE = "sabbaghi-rpe-addition-5to50"   # our earlier recipe at the paper's depth (d 256), stored
+OUR_GPU_RECIPE = "sabbaghi-rpe-add-5to50"   # our earlier recipe at the paper's depth (d 256), stored
 PAPER_LENGTHS = (5, 6, 10, 15, 20, 30, 40, 50)
-DIAGNOSED = "sabbaghi-rpe-addition-5to50-s0"    # the paper-depth RPE encoder whose decline section 6 measures
+DIAGNOSED = "sabbaghi-rpe-add-5to50-s0"    # the paper-depth RPE encoder whose decline section 6 measures
 DECLINE_LENGTHS = (10, 20, 30, 40)
 CASCADE_AT = 30                                  # where the cascade split is measured
 LIVE_SEED = EVAL_SEED + 3                         # live test sets apart from the recorded ones

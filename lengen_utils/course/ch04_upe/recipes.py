@@ -115,45 +115,45 @@ MULTIPLICATION = RecipeTable(
             "description": ("RPE encoder, Sabbaghi format l=20, 1-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 2, seed {seed} (notebook 04)"),
             "tags": ("nb04", "nb04-window", "nb04-m1")},
-        "upe-m3-f20-w3-big-cur": {**_M3_SEARCH, **_CURRICULUM, "seeds": (0,),
+        "upe-m3-big-cur": {**_M3_SEARCH, **_CURRICULUM, "seeds": (0,),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits, "
                             "seed {seed} (notebook 04)")},
-        "upe-m3-f20-w3-big": {**_M3_SEARCH, "seeds": (0,),
+        "upe-m3-big": {**_M3_SEARCH, "seeds": (0,),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3, seed {seed} (notebook 04)")},
-        "upe-m3-f20-w3-deep-cur": {**_M3_SEARCH, **_CURRICULUM, "model.n_layers": 8, "seeds": (0,),
+        "upe-m3-deep-cur": {**_M3_SEARCH, **_CURRICULUM, "model.n_layers": 8, "seeds": (0,),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits, "
                             "seed {seed} (notebook 04)")},
-        "upe-m3-f20-w3-wide-cur": {**_M3_SEARCH, **_CURRICULUM, "model.d_ff": 1024, "seeds": (0,),
+        "upe-m3-wide-cur": {**_M3_SEARCH, **_CURRICULUM, "model.d_ff": 1024, "seeds": (0,),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits, "
                             "seed {seed} (notebook 04)")},
-        "upe-m3-f20-w3-long-cur": {**_M3_SEARCH, **_CURRICULUM, "train.steps": 18000,
+        "upe-m3-long-cur": {**_M3_SEARCH, **_CURRICULUM, "train.steps": 18000,
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits, "
                             "seed {seed} (notebook 04)")},
-        "upe-m3-f20-w3-big-cur-carry": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, "seeds": (0,),
+        "upe-m3-big-carry": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, "seeds": (0,),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits; "
                             "carry head trained on each column's incoming carry, seed {seed} (notebook 04)")},
-        "upe-m3-f20-w3-long-cur-carry": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, "train.steps": 18000, "seeds": (0,),
+        "upe-m3-long-carry": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, "train.steps": 18000, "seeds": (0,),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits; "
                             "carry head trained on each column's incoming carry, seed {seed} (notebook 04)")},
-        "upe-m3-f20-w3-big-cur-carry-prod": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, **_PRODUCTS, "seeds": (0, 1),
+        "upe-m3-big-heads": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, **_PRODUCTS, "seeds": (0, 1),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits; "
                             "carry head and product heads trained on each column's incoming carry and "
                             "digit products, seed {seed} (notebook 04)")},
-        "upe-m3-f20-w3-long-cur-carry-prod": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, **_PRODUCTS,
+        "upe-m3-long-heads": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, **_PRODUCTS,
             "train.steps": 18000, "tags": ("nb04", "nb04-m3-search", "nb04-m3"),
             "description": ("UPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits; "
                             "carry head and product heads trained on each column's incoming carry and "
                             "digit products, seed {seed} (notebook 04)")},
-        "rpe-m3-f20-w3-long-cur-carry-prod": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, **_PRODUCTS,
+        "rpe-m3-long-heads": {**_M3_SEARCH, **_CURRICULUM, **_CARRY, **_PRODUCTS,
             "model.encoding": "rpe", "train.steps": 18000, "tags": ("nb04", "nb04-m3-search", "nb04-m3"),
             "description": ("RPE encoder, Sabbaghi format l=20, 3-digit multiplier x 1..5-digit "
                             "multiplicand; attention window 3; multiplier curriculum 1 -> 2 -> 3 digits; "
@@ -213,27 +213,27 @@ _M2_PAPER_SCALE_ROWS = {"model.d_model": 256, "model.n_layers": 9, "model.d_ff":
     "train.data_seeding": "per_step"}
 M2_PAPER_SCALE = RecipeTable(
     prefix="sabbaghi",
-    base=MULTIPLICATION.recipe("upe-m3-f20-w3-long-cur-carry-prod"),
+    base=MULTIPLICATION.recipe("upe-m3-long-heads"),
     variants={
         "upe-m3-9l": {**_M2_PAPER_SCALE_ROWS, "train.steps": 9000, "train.batch_size": 128, "seeds": (0,),
             "description": ("Sabbaghi et al. M2 (Figure 5b), 3-digit multiplier x 1-5 digit multiplicands,"
                             " at the paper's depth (9 layers, 8 heads, d 256) with the course's best "
                             "recipe (UPE, window 3, multiplier curriculum, carry and product read-outs), "
                             "trained on a GPU; seed {seed}"), "tags": ("gpu", "paper-scale", "sabbaghi-m2-k3")},
-        "upe-m3-9l-masked": {**_M2_PAPER_SCALE_ROWS, "task.mask_operator": True, "train.steps": 12000,
+        "upe-m3-masked": {**_M2_PAPER_SCALE_ROWS, "task.mask_operator": True, "train.steps": 12000,
             "train.batch_size": 128, "seeds": (0,),
             "eval_lengths": (1, 3, 5, 6, 8, 10, 12, 14, 15, 16, 17, 18, 19),
             "description": ("Sabbaghi et al. M2 at the paper's depth (9 layers, d 256) with the course's "
                             "best recipe and the operator hidden from every query (the fix for the "
                             "collapse past 14 digits), trained on a GPU; seed {seed}"),
             "tags": ("gpu", "paper-scale", "sabbaghi-m2-k3")},
-        "upe-m3-9l-masked-annealed": {**_M2_PAPER_SCALE_ROWS, "task.mask_operator": True, "train.steps": 10000,
+        "upe-m3-annealed": {**_M2_PAPER_SCALE_ROWS, "task.mask_operator": True, "train.steps": 10000,
             "train.batch_size": 128, "eval_lengths": (1, 3, 5, 6, 8, 10, 12, 14, 15, 16, 17, 18, 19),
             "description": ("Sabbaghi et al. M2 at the paper's depth (9 layers, d 256) with the course's "
                             "best recipe and the operator hidden from every query, 10,000 steps planned so"
                             " that the schedule completes; trained on a GPU, recorded, not stored; seed "
                             "{seed}"), "tags": ("gpu", "paper-scale", "sabbaghi-m2-k3", "record-only")},
-        "upe-m3-9l-masked-b256": {**_M2_PAPER_SCALE_ROWS, "task.mask_operator": True, "train.steps": 8000,
+        "upe-m3-b256": {**_M2_PAPER_SCALE_ROWS, "task.mask_operator": True, "train.steps": 8000,
             "train.batch_size": 256, "eval_lengths": (1, 3, 5, 6, 8, 10, 12, 14, 15, 16, 17, 18, 19),
             "description": ("Sabbaghi et al. M2 at the paper's depth (9 layers, d 256) with the course's "
                             "best recipe and the operator hidden from every query, 8,000 steps of 256 "

@@ -17,6 +17,7 @@ from ...core.model import Transformer
 from ...core.tasks import Task
 from ...lab.leaderboard import leaderboard, leaderboard_rows
 from ...lab.zoo import catalog, entry, load, manifest_record, metrics, recipe_entries
+from ...lab.zoo.aliases import RENAMED
 from ...lab.zoo.recipe import Recipe
 from ..common.claims import claim
 from ..common.seeds import of_recipe
@@ -59,7 +60,8 @@ def nb04_recipe_id(encoding: str, k: int = 1, shift: bool = False, trained: int 
     parts += ["cur"] if curriculum else []
     parts += ["carry"] if carry else []
     parts += ["prod"] if products else []
-    return "-".join(parts)
+    composed = "-".join(parts)
+    return RENAMED.get(composed, composed)     # until this composition goes: the ids 0.3 shortened
 
 
 def nb04_name(encoding: str, k: int = 1, seed: int = 0, **variant) -> str:

@@ -15,7 +15,7 @@ from ..notebook import pct
 from ..common.paper_claims import ClaimRow
 
 UNIFORM, COMPLEXITY, MIXED = "uniform over numbers", "uniform over complexity", "50/50 mixture"
-NAMES = {UNIFORM: "nb06-rpe-uniform", COMPLEXITY: "nb06-rpe-uniform-complexity", MIXED: "nb06-rpe-mixed-complexity"}
+NAMES = {UNIFORM: "nb06-rpe-uniform", COMPLEXITY: "nb06-rpe-cascade", MIXED: "nb06-rpe-mixed"}
 
 
 def mean_em(results: Mapping[int, object], levels) -> float:

@@ -29,10 +29,10 @@ COMPLEXITY = RecipeTable(
         "rpe-uniform": {
             "description": ("RPE encoder, Sabbaghi format l=24, operands < 10^5 drawn uniformly (the "
                             "paper's D_s) (Sabbaghi C3)")},
-        "rpe-uniform-complexity": {"task.sampler": "uniform_complexity",
+        "rpe-cascade": {"task.sampler": "uniform_complexity",
             "description": ("RPE encoder, Sabbaghi format l=24, operands < 10^5 drawn uniformly over the "
                             "cascade length 0..5 (Sabbaghi C3)")},
-        "rpe-mixed-complexity": {"task.sampler": "mixed_complexity",
+        "rpe-mixed": {"task.sampler": "mixed_complexity",
             "description": ("RPE encoder, Sabbaghi format l=24, operands < 10^5 drawn 50/50 from the two "
                             "distributions above (Sabbaghi C3)")},
     },

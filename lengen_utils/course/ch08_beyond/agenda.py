@@ -32,9 +32,9 @@ METHODS = {
     "nb08-coupled-modsum": ("coupled IDs, sub-task: digit sum", "coupled IDs, each column's digit sum mod 10"),
     "nb08-coupled-carries": ("coupled IDs, sub-task: carries", "coupled IDs, the carry into each column"),
     "nb08-coupled-scratch": ("coupled IDs + scratchpad", "coupled IDs, each answer digit after its step"),
-    "nb08-coupled-scratch-long": ("coupled IDs + scratchpad, 2× steps", "coupled IDs, each answer digit after its step; the budget it needs to master 1-5 digits"),
+    "nb08-coupled-scratch-6k": ("coupled IDs + scratchpad, 2× steps", "coupled IDs, each answer digit after its step; the budget it needs to master 1-5 digits"),
     "nb08-length-curriculum": ("curriculum: short to long", "lengths capped 1, 2, ..., 5 over the first half"),
-    "nb08-length-curriculum-long": ("curriculum: short to long, 2× steps", "lengths capped 1, 2, ..., 5 over the first half; the budget it needs to master 1-5 digits"),
+    "nb08-length-cur-6k": ("curriculum: short to long, 2× steps", "lengths capped 1, 2, ..., 5 over the first half; the budget it needs to master 1-5 digits"),
     "nb08-cascade-curriculum": ("curriculum: easy to hard", "carry cascades capped 0, 1, ..., 5 over the first half (notebook 06)"),
     "nb08-looped": ("looped", "the 2-layer block looped max(2, ceil(d/2)) times with input injection, APE"),
     "nb08-abacus": ("Abacus", "Abacus IDs (McLeish et al.), 2 layers"),
@@ -185,8 +185,8 @@ def reach_table(board: dict, reference: dict | None = None) -> dict[str, dict[st
 #: the summary's groups: strategies with absolute positions, and positions tied to significance (True: the method
 #: keeps most sums one digit past the trained range)
 APE_METHODS = ("nb08-direct", "nb08-align", "nb08-modsum", "nb08-carries", "nb08-spaces", "nb08-rsape",
-               "nb08-scratch", "nb08-length-curriculum-long", "nb08-cascade-curriculum", "nb08-looped")
-SIGNIFICANCE = {"nb08-coupled": True, "nb08-coupled-scratch-long": False, "nb08-abacus-eq": True,
+               "nb08-scratch", "nb08-length-cur-6k", "nb08-cascade-curriculum", "nb08-looped")
+SIGNIFICANCE = {"nb08-coupled": True, "nb08-coupled-scratch-6k": False, "nb08-abacus-eq": True,
                 "nb08-abacus-eq-looped": True}
 
 

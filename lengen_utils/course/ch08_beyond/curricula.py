@@ -9,7 +9,7 @@ from ..common.claims import claim
 from . import agenda
 
 METHODS = {"nb08-direct": "uniform (balanced) sampling", "nb08-length-curriculum": "short to long",
-           "nb08-length-curriculum-long": "short to long, 2× steps",
+           "nb08-length-cur-6k": "short to long, 2× steps",
            "nb08-cascade-curriculum": "easy to hard (carry cascades)"}
 
 

@@ -69,7 +69,7 @@ METHODS = RecipeTable(
             "task.random_start": True, "train.batch_size": 64,
             "description": ("coupled IDs, each answer digit after its step; 1-5 digit sums, 3,000 steps of"
                             " 64 problems, seed {seed} (notebook 08)"), "tags": ("nb08", "nb08-scratch")},
-        "coupled-scratch-long": {"task.format": "cho_scratchpad", "task.positions": "coupled",
+        "coupled-scratch-6k": {"task.format": "cho_scratchpad", "task.positions": "coupled",
             "task.random_start": True, "train.steps": 6000, "train.batch_size": 64,
             "description": ("coupled IDs, each answer digit after its step; the budget it needs to master "
                             "1-5 digits; 1-5 digit sums, 6,000 steps of 64 problems, seed {seed} (notebook"
@@ -77,7 +77,7 @@ METHODS = RecipeTable(
         "length-curriculum": {"task.curriculum": "length",
             "description": ("lengths capped 1, 2, ..., 5 over the first half; 1-5 digit sums, 3,000 steps "
                             "of 128 problems, seed {seed} (notebook 08)"), "tags": ("nb08", "nb08-curriculum")},
-        "length-curriculum-long": {"task.curriculum": "length", "train.steps": 6000,
+        "length-cur-6k": {"task.curriculum": "length", "train.steps": 6000,
             "description": ("lengths capped 1, 2, ..., 5 over the first half; the budget it needs to "
                             "master 1-5 digits; 1-5 digit sums, 6,000 steps of 128 problems, seed {seed} "
                             "(notebook 08)"), "tags": ("nb08", "nb08-curriculum")},

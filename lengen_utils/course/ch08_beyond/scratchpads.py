@@ -15,7 +15,7 @@ from . import agenda
 
 #: per position scheme: (direct answer, scratchpad) compared on length, each mastering 1-5 digits (the coupled
 #: scratchpad with 2x steps, the budget it needs)
-PAIRS = {"APE": ("nb08-direct", "nb08-scratch"), "coupled IDs": ("nb08-coupled", "nb08-coupled-scratch-long")}
+PAIRS = {"APE": ("nb08-direct", "nb08-scratch"), "coupled IDs": ("nb08-coupled", "nb08-coupled-scratch-6k")}
 EQUAL_TOKENS = ("nb08-direct", "nb08-scratch", "nb08-coupled", "nb08-coupled-scratch")   # equal tokens and steps
 
 

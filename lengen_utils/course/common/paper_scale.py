@@ -42,7 +42,7 @@ COUPLED = PaperScale(
     paper_points=((200, 0.95),))
 #: Sabbaghi et al., A2: an RPE encoder trained on 1-5 digit sums, tested to 50 digits in the frame l = 50
 RPE = PaperScale(
-    recipe="sabbaghi-rpe-addition-5to50", live_lengths=(5, 10, 20, 30), live_n=200,
+    recipe="sabbaghi-rpe-add-5to50", live_lengths=(5, 10, 20, 30), live_n=200,
     paper="high accuracy maintained at longer lengths, falling only at 50 digits where the input loses its pad "
           "separator (Sabbaghi et al., A2 and Figure 2b)")
 #: Cho et al., Section 6.1: N x 2 multiplication with 2 layers, trained on 1-40 digit multiplicands
@@ -63,7 +63,7 @@ UPE_M3 = PaperScale(
           "in-distribution accuracy at 16 digits (Sabbaghi et al., M2 and Figure 5b; 9 layers, d 768)")
 #: Sabbaghi et al., M2 at the paper's depth with the operator x hidden from every query (TaskConfig.mask_operator)
 UPE_M3_MASKED = PaperScale(
-    recipe="sabbaghi-upe-m3-9l-masked", live_lengths=(5, 14, 15, 16), live_n=200,
+    recipe="sabbaghi-upe-m3-masked", live_lengths=(5, 14, 15, 16), live_n=200,
     paper=UPE_M3.paper)
 #: the model that sees x, evaluated where the masked one is compared with it
 UPE_M3_SEEN = PaperScale(recipe="sabbaghi-upe-m3-9l", live_lengths=(5, 15, 16), live_n=200, paper=UPE_M3.paper)
@@ -283,9 +283,9 @@ def check_upe_m3(cpu_median_at_5: float) -> None:
 #: ``{label: recipe}``: x hidden, three budgets on a GPU: one seed stopped by the time bound before its schedule
 #: decayed, then the schedule run to its end (3 seeds), then 256 problems per step in the same time (3 seeds)
 M2_RUNS: dict[str, str] = {
-    "cut short by the time bound": "sabbaghi-upe-m3-9l-masked",
-    "schedule to its end, 128 per step": "sabbaghi-upe-m3-9l-masked-annealed",
-    "schedule to its end, 256 per step": "sabbaghi-upe-m3-9l-masked-b256",
+    "cut short by the time bound": "sabbaghi-upe-m3-masked",
+    "schedule to its end, 128 per step": "sabbaghi-upe-m3-annealed",
+    "schedule to its end, 256 per step": "sabbaghi-upe-m3-b256",
 }
 #: the course's target for Sabbaghi's M2 claim: keep >= 80% of the 5-digit accuracy at 16 digits, median of 3 seeds
 #: (the paper keeps about 90%)

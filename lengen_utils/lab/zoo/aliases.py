@@ -3,11 +3,42 @@
 ``flagship-coupled`` is the flagship's name in the tour, the README and ``bench``; the run itself is seed 0 of
 notebook 05's recipe ``nb05-sink`` (the same configs), stored once as ``nb05-sink-s0``. Every lookup of the zoo
 (``entry``, ``load``, ``metrics``, ``verify``, ``train``, ``recipe_entries``) reads an alias as the entry it names.
+
+:data:`RENAMED` lists the recipe ids that 0.3 shortened (ids are at most 24 characters; a variant's settings are
+its fields). An old id, and its entries' old names, still resolve to the new ones, with a ``DeprecationWarning``
+that names the new id, until 0.4; ``python -m lengen_utils.lab.zoo migrate --ids`` renames an older assets folder.
 """
 from __future__ import annotations
 
+import warnings
+
 #: ``{alias: entry name}``
 ALIASES: dict[str, str] = {}
+
+#: ``{old recipe id: new recipe id}``: the ids renamed in 0.3, resolved with a deprecation until 0.4
+RENAMED: dict[str, str] = {
+    "nb04-upe-m3-f20-w3-big": "nb04-upe-m3-big",
+    "nb04-upe-m3-f20-w3-big-cur": "nb04-upe-m3-big-cur",
+    "nb04-upe-m3-f20-w3-deep-cur": "nb04-upe-m3-deep-cur",
+    "nb04-upe-m3-f20-w3-wide-cur": "nb04-upe-m3-wide-cur",
+    "nb04-upe-m3-f20-w3-long-cur": "nb04-upe-m3-long-cur",
+    "nb04-upe-m3-f20-w3-big-cur-carry": "nb04-upe-m3-big-carry",
+    "nb04-upe-m3-f20-w3-long-cur-carry": "nb04-upe-m3-long-carry",
+    "nb04-upe-m3-f20-w3-big-cur-carry-prod": "nb04-upe-m3-big-heads",
+    "nb04-upe-m3-f20-w3-long-cur-carry-prod": "nb04-upe-m3-long-heads",
+    "nb04-rpe-m3-f20-w3-long-cur-carry-prod": "nb04-rpe-m3-long-heads",
+    "nb06-rpe-uniform-complexity": "nb06-rpe-cascade",
+    "nb06-rpe-mixed-complexity": "nb06-rpe-mixed",
+    "nb08-coupled-scratch-long": "nb08-coupled-scratch-6k",
+    "nb08-length-curriculum-long": "nb08-length-cur-6k",
+    "sabbaghi-rpe-addition-5to50": "sabbaghi-rpe-add-5to50",
+    "sabbaghi-upe-m3-9l-masked": "sabbaghi-upe-m3-masked",
+    "sabbaghi-upe-m3-9l-masked-b256": "sabbaghi-upe-m3-b256",
+    "sabbaghi-upe-m3-9l-masked-annealed": "sabbaghi-upe-m3-annealed",
+}
+
+#: ``{old entry name: new entry name}`` of the renamed recipes' entries, filled as the registry registers them
+RENAMED_ENTRIES: dict[str, str] = {}
 
 
 def add_alias(alias: str, name: str) -> str:
@@ -19,6 +50,20 @@ def add_alias(alias: str, name: str) -> str:
     return alias
 
 
+def _renamed(old: str, new: str) -> str:
+    warnings.warn(f"zoo id {old!r} is now {new!r} (renamed in lengen 0.3: ids are at most 24 characters); "
+                  f"the old id stops resolving in 0.4", DeprecationWarning, stacklevel=4)
+    return new
+
+
 def resolve(name: str) -> str:
-    """The entry name that ``name`` stands for (``name`` itself unless it is an alias)."""
+    """The entry name that ``name`` stands for: ``name`` itself, the entry an alias names, or (with a
+    ``DeprecationWarning``) the new name of a renamed entry."""
+    if name in RENAMED_ENTRIES:
+        return _renamed(name, RENAMED_ENTRIES[name])
     return ALIASES.get(name, name)
+
+
+def resolve_recipe(recipe_id: str) -> str:
+    """``recipe_id`` itself, or (with a ``DeprecationWarning``) the new id of a renamed recipe."""
+    return _renamed(recipe_id, RENAMED[recipe_id]) if recipe_id in RENAMED else recipe_id

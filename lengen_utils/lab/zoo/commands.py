@@ -19,7 +19,7 @@ from .importing import import_entry
 from .catalog import catalog
 from .entry import ZooError
 from .manifest import assets_dir, file_matches, manifest_record, read_manifest, recover
-from .migrate import half_entry, migrate_entry, outdated
+from .migrate import half_entry, migrate_entry, outdated, rename_ids
 from .records import retire
 from .registry import unknown_entries_message
 from .report import markdown_table, update_readme
@@ -59,6 +59,8 @@ def build_parser() -> OneLineParser:
     p_migrate.add_argument("names", nargs="*", metavar="NAME", help="entries (default: every outdated one)")
     p_migrate.add_argument("--half", action="store_true",
                            help="store the named entries in float16 instead and re-measure their metrics")
+    p_migrate.add_argument("--ids", action="store_true",
+                           help="give the entries whose ids 0.3 shortened their new names (files and records)")
     p_retire = sub.add_parser("retire", help="take built entries' weights out of assets/ (their records move to "
                                              "assets/retired.json; `train` builds them again)")
     p_retire.add_argument("names", nargs="+", metavar="NAME")
@@ -110,6 +112,11 @@ def _preflight(args) -> list[str]:
     if args.cmd == "list":
         return []
     if args.cmd == "migrate":
+        if args.ids and (args.half or args.names):
+            raise UsageError("migrate --ids renames every renamed entry of the assets folder; give it no names "
+                             "and not --half")
+        if args.ids:
+            return []
         if args.half and not args.names:
             raise UsageError("migrate --half converts the entries it is given; name them")
         names = _known(list(args.names)) if args.names else outdated()
@@ -192,7 +199,13 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 print(markdown_table(names), end="")
         elif args.cmd == "migrate":
-            _migrate_half(names) if args.half else _migrate(names)
+            if args.ids:
+                renamed = rename_ids()
+                for old, new in renamed.items():
+                    print(f"{old} -> {new}")
+                print(f"{len(renamed)} entr{'y' if len(renamed) == 1 else 'ies'} renamed")
+            else:
+                _migrate_half(names) if args.half else _migrate(names)
         elif args.cmd == "import":
             for name in names:
                 rec = import_entry(name, args.source, replace=args.replace)

@@ -1,14 +1,13 @@
-"""A zoo entry: a name, the three configs (task, model, training) and the lengths to evaluate.
+"""A zoo entry: one seed of a recipe, ``(recipe, seed)``, with the three configs (task, model, training) and the
+lengths to evaluate.
 
-The training config's seed also seeds the initialisation, so an entry defines one model exactly
-(up to floating-point differences between machines and thread counts). The seeds of one recipe are
-separate entries whose names end in ``-sN`` (``nb05-plain-s0``, ``nb05-plain-s1``, ...): the store reads
-that suffix once, here, into :attr:`ZooEntry.recipe` and checks it against ``train.seed``; code outside
-the store asks the registry (``recipe_entries``, ``entry_for``) instead of composing or parsing names.
+The training config's seed also seeds the initialisation, so an entry defines one model exactly (up to
+floating-point differences between machines and thread counts). Its name (the manifest's key and the checkpoint's
+file name) is composed here, by :func:`entry_name`, and never parsed: ``nb05-plain`` seed 2 is ``nb05-plain-s2``.
+Code outside the store asks the registry (``recipe_entries``, ``entry_for``) for a seed's entry.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import torch
@@ -20,15 +19,14 @@ from ...core.train import LOG_EVERY, TrainConfig
 
 RECORD_ONLY_TAG = "record-only"   # weights too large for assets/: only the record is kept (records.json)
 GPU_TAG = "gpu"     # the tag of an entry built (and retrained by ``verify``) only on an NVIDIA GPU
-_SEED = re.compile(r"^(?P<method>.+)-s(?P<seed>\d+)$")
+#: the longest recipe id (a name adds ``-sN``): ids are short words, the variant's settings are its fields
+MAX_ID_LENGTH = 24
 
 
-def split_seed(name: str) -> tuple[str, int | None]:
-    """``"nb05-plain-s2"`` -> ``("nb05-plain", 2)``: the seeds of one recipe share the name before ``-sN``.
-    A name without ``-sN`` is its own recipe (seed None). The store's own parser: outside
-    :mod:`lengen_utils.lab.zoo`, read :attr:`ZooEntry.recipe` and :attr:`ZooEntry.seed` instead."""
-    match = _SEED.match(name)
-    return (match["method"], int(match["seed"])) if match else (name, None)
+def entry_name(recipe: str, seed: int, seeded: bool = True) -> str:
+    """The name of ``recipe``'s entry of ``seed``: ``{recipe}-s{seed}``, or ``recipe`` alone for a one-seed recipe
+    whose entry carries no seed in its name (``seeded=False``). The one place a seed goes into a name."""
+    return f"{recipe}-s{seed}" if seeded else recipe
 
 
 class ZooError(KeyError):
@@ -40,7 +38,8 @@ class ZooError(KeyError):
 
 @dataclass(frozen=True)
 class ZooEntry:
-    name: str
+    """One seed (``train.seed``) of the recipe ``recipe``; ``seeded=False``: the recipe's only entry, named by the id."""
+    recipe: str
     task: TaskConfig
     model: ModelConfig
     train: TrainConfig
@@ -49,30 +48,21 @@ class ZooEntry:
     description: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
     curve_every: int = 0      # > 0: every this many steps, EM at the longest trained length (the learning curve)
+    seeded: bool = True       # False: a one-seed recipe whose entry is named by the recipe id alone
 
     def __post_init__(self) -> None:
         # the builder's callback runs at fit's logged steps
         if not isinstance(self.curve_every, int) or self.curve_every < 0 or self.curve_every % LOG_EVERY:
             raise ValueError(f"{self.name}: curve_every must be 0 or a positive multiple of {LOG_EVERY} (the "
                              f"training loop's logged steps), got {self.curve_every!r}")
-        recipe, seed = split_seed(self.name)          # the one place a name is parsed
-        if seed is not None and seed != self.train.seed:
-            raise ValueError(f"{self.name}: the name's seed suffix -s{seed} must be the training seed "
-                             f"(train.seed = {self.train.seed})")
-        object.__setattr__(self, "_recipe", recipe)    # derived data, not a field: replace() derives it again
-        object.__setattr__(self, "_seeded", seed is not None)
+        if not self.recipe or self.recipe.strip() != self.recipe or " " in self.recipe:
+            raise ValueError(f"a recipe id is one word, e.g. 'nb05-plain'; got {self.recipe!r}")
 
     @property
-    def recipe(self) -> str:
-        """The recipe this entry is one seed of: the name without its ``-sN`` suffix (``nb05-plain-s2`` ->
-        ``nb05-plain``); an entry whose name has no seed suffix is its own recipe (``smoke-coupled-3``)."""
-        return self._recipe
-
-    @property
-    def seeded(self) -> bool:
-        """Whether the name carries the seed (``-sN``): one seed of a multi-seed recipe. A recipe without the
-        suffix has one entry, its seed still ``train.seed``."""
-        return self._seeded
+    def name(self) -> str:
+        """The entry's name in the manifest and on disk (:func:`entry_name`): ``nb05-plain`` seed 2 is
+        ``nb05-plain-s2``; a recipe's only unseeded entry is called by the id (``smoke-coupled-3``)."""
+        return entry_name(self.recipe, self.seed, self.seeded)
 
     @property
     def seed(self) -> int:

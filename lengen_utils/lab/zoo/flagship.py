@@ -29,7 +29,6 @@ from ...core.task_config import TaskConfig
 from ...core.tasks import Task
 from ...core.train import TrainConfig
 from .entry import ZooEntry
-from .recipe import Recipe
 
 VARIANT_LENGTHS = (5, 10, 15, 20, 30, 40)    # coupled_recipe's tests: IDs up to 64 reach 40-digit operands
 LENGTHS = VARIANT_LENGTHS + (70, 100)         # operand lengths of the flagship's test sets
@@ -78,7 +77,7 @@ def coupled_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) -
                         relative_bias=True, relative_bias_max_distance=8, relative_bias_scale=20.0)
     train = TrainConfig(steps=steps, batch_size=max(1, batch_size // PACK), lr=1e-3,
                         warmup_steps=min(100, steps // 10 + 1), seed=seed)
-    return ZooEntry(name="coupled-variant", task=task, model=model, train=train, eval_lengths=VARIANT_LENGTHS,
+    return ZooEntry(recipe="coupled-variant", seeded=False, task=task, model=model, train=train, eval_lengths=VARIANT_LENGTHS,
                     eval_n=EVAL_N, tags=("flagship",),
                     description="coupled decoder (Cho et al.) + coupled relative bias + packing, 1-10 digit "
                                 "sums, tested to 40 digits")
@@ -97,7 +96,7 @@ def flagship_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) 
     base = coupled_recipe(steps, batch_size, seed)
     task = replace(base.task, positions="coupled_sink", max_position=MAX_POSITION)
     model = replace(base.model, max_positions=MAX_POSITION + 1)
-    return replace(base, name="flagship-coupled", task=task, model=model, eval_lengths=LENGTHS,
+    return replace(base, recipe="flagship-coupled", task=task, model=model, eval_lengths=LENGTHS,
                    description="flagship: coupled decoder (Cho et al.) + $ as the final carry's sink + coupled "
                                "relative bias + packing, IDs up to 128, 1-10 digit sums, tested to 100 digits")
 
@@ -122,7 +121,7 @@ def reach_recipe(seed: int = 0, pack: int = REACH_PACK, length_scale: bool = Tru
     model = replace(base.model, encoding="none", max_positions=top + 1, length_scale=length_scale)
     train = replace(base.train, batch_size=max(1, batch_size // pack))
     what = "scalable softmax" if length_scale else "no scalable softmax"
-    return replace(base, name=Recipe.id_with_seed("flagship-reach", seed), task=task, model=model, train=train,
+    return replace(base, recipe="flagship-reach", seeded=True, task=task, model=model, train=train,
                    eval_lengths=REACH_LENGTHS, tags=("flagship-seeds",),
                    description=f"flagship without its table: coupled relative bias + sink + packing ({pack} per "
                                f"sequence), {what}, 1-10 digit sums, tested to {REACH_DIGITS} digits")
@@ -145,7 +144,7 @@ def minute_recipe(seed: int = 0, steps: int = MINUTE_STEPS, lr: float = MINUTE_L
     """
     base = reach_recipe(seed=seed, pack=MINUTE_PACK, steps=steps, batch_size=batch_size)
     train = replace(base.train, lr=lr, warmup_steps=MINUTE_WARMUP)
-    return replace(base, name=Recipe.id_with_seed("flagship-minute", seed), train=train, tags=("flagship-minute",),
+    return replace(base, recipe="flagship-minute", seeded=True, train=train, tags=("flagship-minute",),
                    description=f"the flagship without its table, trained for time: lr {lr:g}, {steps} steps of "
                                f"{batch_size} problems, {MINUTE_PACK} to a sequence; tested to {REACH_DIGITS} digits")
 
@@ -174,7 +173,7 @@ def ape_recipe(steps: int = APE_STEPS, batch_size: int = BATCH, seed: int = 0,
     model = replace(base.model, n_layers=APE_LAYERS, encoding="learned", relative_bias=False,
                     max_positions=top + 1)
     train = replace(base.train, batch_size=batch_size, lr=3e-3, weight_decay=0.1)
-    return ZooEntry(name="flagship-ape", task=task, model=model, train=train,
+    return ZooEntry(recipe="flagship-ape", seeded=False, task=task, model=model, train=train,
                     eval_lengths=tuple(n for n in LENGTHS if n <= Task(task).longest_operand()),
                     eval_n=EVAL_N, tags=("flagship",),
                     description=f"flagship baseline: plain APE decoder (IDs 0, 1, 2, ...), {APE_LAYERS} layers, "

@@ -7,6 +7,12 @@ seals is the committed one), the asset and its record are replaced together
 (:func:`~lengen_utils.lab.zoo.manifest.commit`), and the new file is re-measured: its exact match must equal
 the manifest's metrics exactly (``zoo verify --no-retrain``).
 
+``migrate --ids`` renames the entries whose recipe ids 0.3 shortened (:data:`~.aliases.RENAMED`) in an assets
+folder: each checkpoint file gets its new name (its bytes and sha256 unchanged, so its header still carries the old
+name), and its manifest or ``records.json`` / ``retired.json`` record moves to the new key, with the command and file
+rewritten and ``"renamed_from"`` added. The new file is linked before the manifest is replaced and the old one
+unlinked after, so a crash leaves at worst a second name of the same file, never a record without its file.
+
 ``migrate --half NAME ...`` converts a float32 entry to half precision (so that assets/ stays small): the file is checked
 against its manifest sha256, its weights are rounded to float16 and saved so, and every metric is
 re-measured on the rounded model with the builder's ``measure``. The record keeps its command, configs
@@ -19,9 +25,13 @@ from pathlib import Path
 
 from ...core.checkpoint import (FORMAT_VERSION, HALF, file_sha256, load_model, migrate_checkpoint, round_to_half,
                           save_model, stored_format)
+import os
+
+from .aliases import RENAMED_ENTRIES
 from .builder import catalog_entry_of, measure, verify
 from .entry import ZooError
-from .manifest import assets_dir, commit, manifest_record, read_manifest
+from .manifest import assets_dir, commit, manifest_lock, manifest_path, manifest_record, read_manifest, replace_json
+from .records import RECORDS, RETIRED, read_records, read_retired
 
 
 def outdated(assets: Path | None = None) -> list[str]:
@@ -88,3 +98,48 @@ def half_entry(name: str, assets: Path | None = None) -> dict:
     report["sha256"] = commit(name, new, write, root)["sha256"]
     report["em"] = {int(k): float(v) for k, v in metrics["em"].items()}
     return report
+
+
+def _renamed_record(old: str, new: str, record: dict) -> dict:
+    out = {**record, "renamed_from": old}
+    if "command" in out:
+        out["command"] = out["command"].replace(f" {old}", f" {new}")
+    if "file" in out:
+        out["file"] = f"zoo/{new}.safetensors"
+    return out
+
+
+def rename_ids(assets: Path | None = None) -> dict[str, str]:
+    """Give every renamed entry of ``assets`` (default the zoo's) its new name, in the manifest, ``records.json``,
+    ``retired.json`` and on disk; returns ``{old: new}`` of what it renamed (``{}`` when nothing was left to do).
+    A file that differs from its manifest sha256 is refused (:class:`ZooError`), as is a new name already taken."""
+    root = assets_dir(assets)
+    done: dict[str, str] = {}
+    with manifest_lock(root):
+        manifest = read_manifest(root)
+        moves = []
+        for old, new in sorted(RENAMED_ENTRIES.items()):
+            if old not in manifest:
+                continue
+            if new in manifest:
+                raise ZooError(f"{root}: both {old!r} and its new name {new!r} are in the manifest; retire one first")
+            path, _ = _vouched_path(old, manifest[old], root)
+            target = root / "zoo" / f"{new}.safetensors"
+            if not target.exists():
+                os.link(path, target)
+            manifest[new] = _renamed_record(old, new, manifest.pop(old))
+            moves.append(path)
+            done[old] = new
+        for file_name, read in ((RECORDS, read_records), (RETIRED, read_retired)):
+            records = read(root)
+            renamed = {old: new for old, new in RENAMED_ENTRIES.items() if old in records and new not in records}
+            if renamed:
+                for old, new in renamed.items():
+                    records[new] = _renamed_record(old, new, records.pop(old))
+                replace_json(root / file_name, dict(sorted(records.items())))
+                done.update(renamed)
+        if moves:
+            replace_json(manifest_path(root), manifest)
+            for path in moves:
+                path.unlink()
+    return done

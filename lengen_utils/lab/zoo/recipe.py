@@ -16,7 +16,7 @@ from ...core.config_checks import ConfigError, override_value, parse_override, r
 from ...core.model import ModelConfig
 from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
-from .entry import ZooEntry
+from .entry import MAX_ID_LENGTH, ZooEntry, entry_name
 
 Configured = TypeVar("Configured")      # a Recipe or a ZooEntry: anything with task, model and train
 
@@ -113,6 +113,9 @@ class Recipe:
     def __post_init__(self) -> None:
         if self.id.strip() != self.id or " " in self.id:
             raise ValueError(f"a recipe id is one word, e.g. 'nb05-plain'; got {self.id!r}")
+        if len(self.id) > MAX_ID_LENGTH:
+            raise ValueError(f"recipe id {self.id!r} has {len(self.id)} characters, more than {MAX_ID_LENGTH}: a "
+                             f"variant's settings belong in its fields, not in its id")
         seeds = require_ints(self.seeds, "seeds", error=ValueError, owner=self.id)
         if not seeds or len(set(seeds)) != len(seeds) or any(s < 0 for s in seeds):
             raise ValueError(f"{self.id}: seeds must be distinct integers >= 0, got {self.seeds!r}")
@@ -145,7 +148,7 @@ class Recipe:
     def id_with_seed(recipe_id: str, seed: int) -> str:
         """``{recipe_id}-s{seed}``: the name of one seed's entry (the one place a seed goes into a name). A seed
         that is not an int raises ``ValueError`` naming its type (``-s1`` must not come from the string '1')."""
-        return f"{recipe_id}-s{require_int(seed, 'seed', error=ValueError, owner=recipe_id)}"
+        return entry_name(recipe_id, require_int(seed, 'seed', error=ValueError, owner=recipe_id))
 
     def entry(self, seed: int) -> ZooEntry:
         """The zoo entry of one seed, named ``{id}-s{seed}`` (or ``{id}`` without ``seed_in_name``). A seed that
@@ -155,8 +158,7 @@ class Recipe:
             raise ValueError("a base recipe (id '') has no entries: a RecipeTable's rows do")
         if seed not in self.seeds:
             raise ValueError(f"{self.id} has seeds {self.seeds}, not {seed!r}")
-        name = self.id_with_seed(self.id, seed) if self.seed_in_name else self.id
-        return ZooEntry(name=name, task=self.task, model=self.model, train=replace(self.train, seed=seed),
+        return ZooEntry(recipe=self.id, seeded=self.seed_in_name, task=self.task, model=self.model, train=replace(self.train, seed=seed),
                         eval_lengths=self.eval_lengths, eval_n=self.eval_n,
                         description=self.description.format(seed=seed), tags=self.tags, curve_every=self.curve_every)
 

@@ -13,8 +13,8 @@ import difflib
 from pathlib import Path
 
 from ...core.config_checks import require_int
-from .aliases import ALIASES, resolve
-from .entry import ZooEntry, ZooError
+from .aliases import ALIASES, RENAMED, RENAMED_ENTRIES, resolve, resolve_recipe
+from .entry import ZooEntry, ZooError, entry_name
 from .manifest import read_manifest
 from .recipe import Recipe
 
@@ -26,11 +26,15 @@ def register(entry: ZooEntry) -> ZooEntry:
     """Add ``entry`` to the catalog (a name may be registered once, and a recipe's seed too)."""
     if entry.name in ENTRIES or entry.name in ALIASES:
         raise ValueError(f"zoo entry {entry.name!r} registered twice")
+    if entry.recipe in RENAMED:
+        raise ValueError(f"zoo recipe {entry.recipe!r} was renamed {RENAMED[entry.recipe]!r}: register the new id")
     taken = recipe_entries(entry.recipe).get(entry.seed)
     if taken is not None:
         raise ValueError(f"zoo entry {entry.name!r}: recipe {entry.recipe!r} already has seed {entry.seed} "
                          f"({taken!r})")
     ENTRIES[entry.name] = entry
+    for old in (old for old, new in RENAMED.items() if new == entry.recipe):    # its name before 0.3 resolves too
+        RENAMED_ENTRIES[entry_name(old, entry.seed, entry.seeded)] = entry.name
     return entry
 
 
@@ -48,6 +52,7 @@ def get_recipe(recipe_id: str) -> Recipe:
     """The recipe ``recipe_id`` (an alias stands for its entry's recipe): a declared :class:`Recipe`, or the one that
     entries registered one by one share (then built from its lowest seed's entry, with every registered seed).
     Unknown: :class:`ZooError`."""
+    recipe_id = resolve_recipe(recipe_id)
     if recipe_id in ALIASES and resolve(recipe_id) in ENTRIES:
         recipe_id = ENTRIES[resolve(recipe_id)].recipe
     if recipe_id in RECIPES:
@@ -91,6 +96,7 @@ def recipe_entries(recipe: str, built_only: bool = False, assets: Path | None = 
     """``{seed: entry name}`` of the catalog's entries of ``recipe``, by increasing seed (``{}`` for an unknown
     recipe). ``built_only`` keeps the entries recorded in the manifest (of ``assets``, default the zoo's). An
     alias stands for its entry's recipe (``flagship-coupled`` -> the seeds of ``nb05-sink``)."""
+    recipe = resolve_recipe(recipe)
     if recipe in ALIASES and resolve(recipe) in ENTRIES:
         recipe = ENTRIES[resolve(recipe)].recipe
     found = {e.seed: name for name, e in ENTRIES.items() if e.recipe == recipe}
@@ -105,6 +111,7 @@ def entry_for(recipe: str, seed: int) -> ZooEntry:
     the seed and the seeds that exist (or, for an unknown recipe, the closest known recipes). A seed that is not
     an int (``'1'``, as ``input()`` returns it) raises :class:`ZooError` naming its type."""
     seed = require_int(seed, "seed", error=ZooError, owner=f"zoo recipe {recipe!r}")
+    recipe = resolve_recipe(recipe)
     seeds = recipe_entries(recipe)
     if seed in seeds:
         return ENTRIES[seeds[seed]]

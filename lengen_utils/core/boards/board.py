@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .problems import ProblemError
+from ..problems import ProblemError
 
 MINE = "M"
 EMPTY = "*"

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board_format import encode_board
-from .boards import Board, sample_boards, sample_square_boards
-from .config_checks import ConfigError, require_int
-from .constants import EVAL_SEED
-from .example import Example
-from .positions2d import BoardPositions
-from .problems import ProblemError
-from .task_base import Task
-from .task_config import BOARD_PACK_GAP
+from .format import encode_board
+from .board import Board, sample_boards, sample_square_boards
+from ..config_checks import ConfigError, require_int
+from ..constants import EVAL_SEED
+from ..example import Example
+from ..positions2d import BoardPositions
+from ..problems import ProblemError
+from ..task_base import Task
+from ..task_config import BOARD_PACK_GAP
 
 
 class BoardTask(Task, kind="minesweeper"):

@@ -15,9 +15,9 @@ the two position-ID channels of :mod:`lengen_utils.core.positions2d`. The result
 """
 from __future__ import annotations
 
-from .boards import Board
-from .example import Example
-from .vocab import BOS_EOS, FormatError, render
+from .board import Board
+from ..example import Example
+from ..vocab import BOS_EOS, FormatError, render
 
 #: The board formats (kept apart from :data:`~lengen_utils.core.formats.FORMATS`, whose formats write numbers).
 BOARD_FORMATS = ("minesweeper",)

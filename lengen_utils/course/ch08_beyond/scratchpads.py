@@ -6,6 +6,7 @@ from functools import cache
 
 import numpy as np
 
+from ...analysis.generalization import median_and_range
 from ...core.tasks import Task
 from ...lab.zoo import entry_for
 from ..common.claims import claim
@@ -36,13 +37,9 @@ def budgets(methods) -> dict[str, dict[str, float]]:
 
 def curve_bands(methods: Mapping[str, str], per: str = "problems") -> dict[str, dict[int, tuple[float, float, float]]]:
     """``{label: {x: (median, min, max)}}`` of the learning curves over seeds, x in problems or tokens seen."""
-    out = {}
-    for m, label in methods.items():
-        curves = list(agenda.learning_curves(m).values())
-        scale = tokens_per_problem(m) if per == "tokens" else 1.0
-        out[label] = {int(round(x * scale)): (float(np.median([c[x] for c in curves])), min(c[x] for c in curves),
-                                              max(c[x] for c in curves)) for x in sorted(curves[0])}
-    return out
+    scale = {m: tokens_per_problem(m) if per == "tokens" else 1.0 for m in methods}
+    return {label: {int(round(x * scale[m])): band for x, band in median_and_range(agenda.learning_curves(m)).items()}
+            for m, label in methods.items()}
 
 
 def check(board: dict, live: agenda.Live) -> None:

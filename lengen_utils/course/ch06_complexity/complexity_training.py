@@ -10,6 +10,7 @@ from ..notebook import pct
 from ..common.paper_claims import ClaimRow
 
 UNIFORM, COMPLEXITY, MIXED = "uniform over numbers", "uniform over complexity", "50/50 mixture"
+EASY, HARD = range(0, 5), range(6, 11)      # cascade levels: easy ones, and ones 5-digit training sums never show
 NAMES = {UNIFORM: "nb06-rpe-uniform", COMPLEXITY: "nb06-rpe-uniform-complexity", MIXED: "nb06-rpe-mixed-complexity"}
 
 
@@ -42,21 +43,10 @@ def check_length(em20: Mapping[str, float]) -> None:
           pct(em20[UNIFORM]))
 
 
-def hard(results: Mapping[int, object]) -> float:
-    """Mean exact match at cascades 6-10, never seen in 5-digit training sums."""
-    return mean_em(results, range(6, 11))
-
-
-def easy(results: Mapping[int, object]) -> float:
-    """Mean exact match at cascades 0-4."""
-    return mean_em(results, range(0, 5))
-
-
 def check_harder_examples(c3: Mapping[str, Mapping[int, object]], em20: Mapping[str, float], n_seen: int, p5: float,
                           length: int, n: int) -> list[ClaimRow]:
     """C3 (Figure 8c): complex samples lift cascades 6-10; hard-only training costs easy sums; rows."""
-    h = {label: hard(r) for label, r in c3.items()}
-    e = {label: easy(r) for label, r in c3.items()}
+    h, e = ({label: mean_em(r, levels) for label, r in c3.items()} for levels in (HARD, EASY))
     claim(h[COMPLEXITY] > h[UNIFORM] + 0.2, "training uniformly over the complexity should lift exact match at "
           "cascades 6-10 by more than 0.2 over the uniform model", f"{h[COMPLEXITY]:.3f} against {h[UNIFORM]:.3f}")
     claim(h[MIXED] > h[UNIFORM] + 0.05, "the 50/50 mixture should lift exact match at cascades 6-10 by more than 0.05",

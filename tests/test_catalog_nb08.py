@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from lengen_utils.core.tasks import Task
-from lengen_utils.course.ch08_beyond.agenda import LABELS as METHODS, NB08_SEEDS, TRAINED_DIGITS, WIDGET_TRAINED, widget_choices
+from lengen_utils.course.ch08_beyond.agenda import METHODS, NB08_SEEDS, TRAINED_DIGITS, WIDGET_TRAINED, widget_choices
 from lengen_utils.course.ch08_beyond.recipes import METHODS as TABLE
 from lengen_utils.lab.zoo import catalog, entry, entry_for, get_recipe
 

@@ -17,7 +17,7 @@ from lengen_utils.course.common.baselines import LABELS as NB05_LABELS
 from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.lab.leaderboard import budget, budget_text
 from lengen_utils.lab.zoo import entry_for, ZooError, entry
-from lengen_utils.course.ch08_beyond.agenda import LABELS, NB08_SEEDS
+from lengen_utils.course.ch08_beyond.agenda import METHODS, NB08_SEEDS
 
 LENGTHS = (3, 5, 6, 7)
 N, N1 = 5, 6                   # the longest trained length, one digit past it
@@ -83,7 +83,7 @@ def test_board_readers():
     board = planted_board(["nb08-coupled", "nb08-direct"], direct={"curve": (1.0, 0.97, 0.25, 0.0)},
                           coupled={"mastered": False})
     assert list(agenda.labels(board)) == ["nb08-direct", "nb08-coupled"]          # the catalog's order
-    assert agenda.labels(board)["nb08-direct"] == LABELS["nb08-direct"]
+    assert agenda.labels(board)["nb08-direct"] == METHODS["nb08-direct"][0]
     assert agenda.median(board, "nb08-direct", 5) == 0.97
     assert agenda.median(board, "nb08-direct") == 0.25 and agenda.median(board, "nb08-direct", 7) == 0.0
     assert agenda.mastered(board, "nb08-direct") and not agenda.mastered(board, "nb08-coupled")
@@ -147,13 +147,10 @@ def test_methods_table_lists_every_method_with_its_budget():
                        ("nb08-abacus", [None, None, None])):
         board["methods"][m]["train_seconds"] = seconds
     rows = agenda.methods_table(board)
-    assert list(rows) == list(LABELS.values())
-    for recipe, label in LABELS.items():
+    assert list(rows) == [label for label, _ in METHODS.values()]
+    for recipe, (label, what) in METHODS.items():
         assert rows[label]["budget"] == budget_text(budget(entry_for(recipe, 0)))
-        assert rows[label]["what"] and "digit sums, " not in rows[label]["what"]
-    assert rows["direct answer"]["what"] == "the base: APE, the sum written directly"
-    assert rows["coupled IDs + scratchpad, 2× steps"]["what"] == ("coupled IDs, each answer digit after its step; "
-                                                                 "the budget it needs to master 1-5 digits")
+        assert rows[label]["what"] == what
     assert rows["direct answer"]["budget"] == "2L x 3000 x 128"
     assert rows["scratchpad"]["budget"] == "2L x 3000 x 64"
     assert rows["coupled IDs + scratchpad, 2× steps"]["budget"] == "2L x 6000 x 64"

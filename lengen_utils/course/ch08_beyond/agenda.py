@@ -15,19 +15,31 @@ from ..notebook import pct
 NB05_TAG = "nb05-baselines"
 NB08_SEEDS = (0, 1, 2)                       # the seeds of every method
 TRAINED_DIGITS = 5                           # balanced 1..5-digit operands in training
-#: ``{recipe: label}`` in the sections' order; what each changes is its recipe's description (:data:`.recipes.METHODS`)
-LABELS = {
-    "nb08-direct": "direct answer", "nb08-align": "sub-task: alignment", "nb08-modsum": "sub-task: digit sum",
-    "nb08-carries": "sub-task: carries", "nb08-rsape": "random-start APE", "nb08-spaces": "APE + random spaces",
-    "nb08-scratch": "scratchpad", "nb08-coupled": "coupled IDs", "nb08-coupled-align": "coupled IDs, sub-task: alignment",
-    "nb08-coupled-modsum": "coupled IDs, sub-task: digit sum", "nb08-coupled-carries": "coupled IDs, sub-task: carries",
-    "nb08-coupled-scratch": "coupled IDs + scratchpad",
-    "nb08-coupled-scratch-long": "coupled IDs + scratchpad, 2× steps",
-    "nb08-length-curriculum": "curriculum: short to long",
-    "nb08-length-curriculum-long": "curriculum: short to long, 2× steps",
-    "nb08-cascade-curriculum": "curriculum: easy to hard", "nb08-looped": "looped", "nb08-abacus": "Abacus",
-    "nb08-abacus-looped": "Abacus + looped", "nb08-abacus-eq": "Abacus (= one below the units)",
-    "nb08-abacus-eq-looped": "Abacus (= one below the units) + looped"}
+#: ``{recipe: (label, what it changes)}``, in the sections' order (the recipes: :data:`.recipes.METHODS`)
+METHODS = {
+    "nb08-direct": ("direct answer", "the base: APE, the sum written directly"),
+    "nb08-align": ("sub-task: alignment", "the aligned digit pair of each column, units first"),
+    "nb08-modsum": ("sub-task: digit sum", "each column's digit sum mod 10, no carries"),
+    "nb08-carries": ("sub-task: carries", "the carry into each column"),
+    "nb08-rsape": ("random-start APE", "random-start APE: in training the IDs start at a random offset (Cho et al.; Ruoss et al.'s randomized positions)"),
+    "nb08-spaces": ("APE + random spaces", "APE, a blank in each gap between digits w.p. 0.2 in training"),
+    "nb08-scratch": ("scratchpad", "APE, each answer digit after its step (pair, carry in)"),
+    "nb08-coupled": ("coupled IDs", "coupled IDs (Cho et al.), the sum written directly"),
+    "nb08-coupled-align": ("coupled IDs, sub-task: alignment", "coupled IDs, the aligned digit pair of each column"),
+    "nb08-coupled-modsum": ("coupled IDs, sub-task: digit sum", "coupled IDs, each column's digit sum mod 10"),
+    "nb08-coupled-carries": ("coupled IDs, sub-task: carries", "coupled IDs, the carry into each column"),
+    "nb08-coupled-scratch": ("coupled IDs + scratchpad", "coupled IDs, each answer digit after its step"),
+    "nb08-coupled-scratch-long": ("coupled IDs + scratchpad, 2× steps", "coupled IDs, each answer digit after its step; the budget it needs to master 1-5 digits"),
+    "nb08-length-curriculum": ("curriculum: short to long", "lengths capped 1, 2, ..., 5 over the first half"),
+    "nb08-length-curriculum-long": ("curriculum: short to long, 2× steps", "lengths capped 1, 2, ..., 5 over the first half; the budget it needs to master 1-5 digits"),
+    "nb08-cascade-curriculum": ("curriculum: easy to hard", "carry cascades capped 0, 1, ..., 5 over the first half (notebook 06)"),
+    "nb08-looped": ("looped", "the 2-layer block looped max(2, ceil(d/2)) times with input injection, APE"),
+    "nb08-abacus": ("Abacus", "Abacus IDs (McLeish et al.), 2 layers"),
+    "nb08-abacus-looped": ("Abacus + looped", "Abacus IDs, the 2-layer block looped max(2, ceil(d/2)) times with input injection (McLeish et al.)"),
+    "nb08-abacus-eq": ("Abacus (= one below the units)", "Abacus IDs with = at the offset, one below the units digits (our departure), 2 layers: the control for the looped model"),
+    "nb08-abacus-eq-looped": ("Abacus (= one below the units) + looped", "Abacus IDs with = at the offset, one below the units digits (our departure), the 2-layer block looped max(2, ceil(d/2)) times with input injection"),
+}
+LABELS = {m: label for m, (label, _) in METHODS.items()}
 #: the widget's other trained length (1-3 digits, seed 0) of the methods the sections compare on length
 WIDGET_TRAINED = {3: {m: f"{m}-l3" for m in ("nb08-direct", "nb08-spaces", "nb08-scratch", "nb08-coupled",
                                              "nb08-coupled-scratch", "nb08-looped")}}
@@ -43,11 +55,6 @@ def widget_choices() -> dict[tuple[int, str], list[str]]:
     for k, recipes in WIDGET_TRAINED.items():
         out |= {(k, LABELS[m]): list(recipe_entries(r).values()) for m, r in recipes.items()}
     return out
-
-
-def what(method: str) -> str:
-    """What a method changes in the base: its recipe's description before the training budget."""
-    return get_recipe(method).description.split(f"; 1-{TRAINED_DIGITS} digit sums")[0]
 
 
 def labels(board: dict) -> dict[str, str]:
@@ -139,9 +146,9 @@ SECTIONS = {"nb08-gap": "1. gap", "nb08-spaces": "2. spaces", "nb08-scratch": "3
 def methods_table(board: dict) -> dict[str, dict[str, str]]:
     """One row per method: what it changes, its budget, its built seeds' median training time, its sections."""
     rows = {}
-    for m, label in LABELS.items():
+    for m, (label, what) in METHODS.items():
         seconds = [x for x in board["methods"].get(m, {}).get("train_seconds", []) if x is not None]
-        rows[label] = {"what": what(m), "budget": budget_text(budget(entry_for(m, 0))),
+        rows[label] = {"what": what, "budget": budget_text(budget(entry_for(m, 0))),
                        "train s (median)": f"{statistics.median(seconds):.0f}" if seconds else "not built",
                        "sections": ", ".join(SECTIONS[t] for t in get_recipe(m).tags if t in SECTIONS)}
     return rows

@@ -107,3 +107,19 @@ def test_check_comparison():
         rpe.check_comparison({**live, "APE": {5: 1.0, 10: 0.1}})
     with pytest.raises(ClaimFailed, match=r"RoPE should fit 5 digits \(95%\) and generalize only a little"):
         rpe.check_comparison({**live, "RoPE": {5: 0.9, 10: 0.2}})
+
+
+def test_the_paper_scale_spec_names_a_built_recipe_at_its_recorded_lengths():
+    from lengen_utils.course.common.paper_scale import recorded
+    for points in recorded(rpe.PAPER_SCALE).values():
+        assert set(rpe.PAPER_SCALE.live_lengths) <= set(points)
+
+
+def test_the_paper_scale_check_holds_the_prose_to_the_numbers():
+    rpe.check_paper_scale({"e-s0": {5: 1.0, 10: 0.9, 20: 0.5, 30: 0.0}})
+    with pytest.raises(ClaimFailed, match="master its trained range"):
+        rpe.check_paper_scale({"e-s0": {5: 0.9, 10: 0.9, 20: 0.5, 30: 0.0}})
+    with pytest.raises(ClaimFailed, match="generalize past"):
+        rpe.check_paper_scale({"e-s0": {5: 1.0, 10: 0.5, 20: 0.1, 30: 0.0}})
+    with pytest.raises(ClaimFailed, match="update the prose"):
+        rpe.check_paper_scale({"e-s0": {5: 1.0, 10: 1.0, 20: 1.0, 30: 0.9}})

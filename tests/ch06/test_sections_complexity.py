@@ -153,7 +153,8 @@ def test_check_length():
 
 def test_hard_and_easy_average_their_levels():
     res = groups({k: k / 10 for k in range(11)})
-    assert training.easy(res) == pytest.approx(0.2) and training.hard(res) == pytest.approx(0.8)
+    assert training.mean_em(res, training.EASY) == pytest.approx(0.2)
+    assert training.mean_em(res, training.HARD) == pytest.approx(0.8)
     assert training.mean_em(res, (1, 2, 3)) == pytest.approx(0.2)
 
 

@@ -1,9 +1,4 @@
-"""Notebook 00, the tour: two cached decoders (coupled and APE) trained on 1-10 digit sums, what they cost, and
-the cliff that separates them.
-
-Measured numbers come from the zoo entries and manifest records the notebook passes in, or from live results;
-Cho et al.'s generalizable length is quoted as the paper's.
-"""
+"""Notebook 00, the tour: two cached decoders (coupled and APE) on 1-10 digit sums and the cliff between."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -28,8 +23,7 @@ def check_sum(answer: int, expected: int) -> None:
 
 
 def check_live(live: Mapping[tuple[str, int], float], trained: int, long: int, just_past: int) -> None:
-    """``live[(model, length)]`` = exact match: both models master the trained length, the coupled one holds
-    ``long`` digits (7x the trained length) and the APE one fails at ``just_past`` (1.5x)."""
+    """``live[(model, length)]``: both master the trained length; coupled holds ``long``, APE fails past it."""
     for name in ("coupled", "ape"):
         claim(live[name, trained] >= 0.95, f"the {name} model should master the trained length, {trained} digits "
               "(at least 95% exact match)", pct(live[name, trained]),
@@ -42,8 +36,7 @@ def check_live(live: Mapping[tuple[str, int], float], trained: int, long: int, j
 
 
 def check_curves(coupled: Mapping[int, float], ape: Mapping[int, float], trained: int) -> None:
-    """The recorded curves (manifest): both master ``trained`` digits, the coupled model keeps at least 95% at 7x and
-    10x, the APE one falls to at most 5% at 1.5x."""
+    """The recorded curves: both master ``trained`` digits, coupled keeps 7x and 10x, APE falls at 1.5x."""
     for name, curve in (("coupled", coupled), ("ape", ape)):
         claim(curve[trained] >= 0.95, f"the recorded {name} model should master {trained} digits", pct(curve[trained]))
     for k in (7 * trained, 10 * trained):
@@ -51,6 +44,3 @@ def check_curves(coupled: Mapping[int, float], ape: Mapping[int, float], trained
     past = trained + trained // 2
     claim(ape[past] <= 0.05, f"the recorded APE model should fall to at most 5% at {past} digits", pct(ape[past]),
           "Then the tour's contrast does not hold in the manifest: rebuild or rewrite.")
-
-
-__all__ = ["check_sum", "check_live", "check_curves"]

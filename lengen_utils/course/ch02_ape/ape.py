@@ -1,9 +1,4 @@
-"""Notebook 02: absolute positions (APE) fail beyond the trained length (Sabbaghi et al. A1), and shift augmentation
-(A3) does not rescue them.
-
-Measured numbers come from the zoo entries, the manifest, or live results the notebook computes and passes in;
-the paper's numbers (Figure 2a, Table 1) are typed here once, labelled as the paper's.
-"""
+"""Notebook 02: absolute positions fail beyond the trained length (Sabbaghi A1); shifts (A3) do not rescue."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -27,8 +22,7 @@ def figure2a_rows(em: Mapping[int, float]) -> dict[str, dict[str, object]]:
 
 
 def check_cliff(live: Mapping[int, float], manifest: Mapping[int, float], full_test: bool, trained: int = 5) -> None:
-    """``live[k]``: near-perfect at the trained length, a cliff one digit later, nothing beyond; at the full test
-    size the manifest's numbers exactly (the same test problems)."""
+    """``live[k]``: APE masters the trained length, falls off a cliff one digit later, adds nothing beyond."""
     claim(live[trained] >= 0.95, f"APE should be near-perfect at the trained length, {trained} digits (at least 95%)",
           pct(live[trained]))
     claim(live[trained + 1] <= 0.2, f"APE should fall off a cliff at {trained + 1} digits (at most 20%)",
@@ -53,9 +47,7 @@ def table1_rows(in_dist: float, em10: float, per10: Mapping[int, float]) -> dict
 
 def check_shift(in_dist: float, live: Mapping[int, float], per10: Mapping[int, float], per20: Mapping[int, float],
                 trained: int = 5) -> None:
-    """The augmented model: near-perfect on shifted data, weaker on unshifted ``trained``-digit sums, below the
-    paper's 81% on uniform 10-digit sums, far below at 20 digits; at 10 digits its units digit (``per10[0]``) is not
-    its weakest, at 20 digits (``per20[0]``) it is."""
+    """The augmented model: perfect on shifted sums, below the paper at 10 digits, units digit weakest at 20."""
     claim(in_dist >= 0.95, "with shift augmentation APE should be near-perfect on shifted problems, its own "
           "training distribution (at least 95%)", pct(in_dist))
     claim(live[trained] <= in_dist - 0.02, f"it should be weaker on unshifted {trained}-digit sums than on shifted "
@@ -73,14 +65,10 @@ def check_shift(in_dist: float, live: Mapping[int, float], per10: Mapping[int, f
 
 
 def check_cliffs(live: Mapping[int, Mapping[int, float]]) -> None:
-    """``live[trained][length]`` for each cached trained length: near-perfect at its own length, nothing 2 and 5
-    digits further. The cliff follows the trained length."""
+    """``live[trained][length]``: each APE model masters its own length and fails 2 and 5 digits further."""
     for k, row in live.items():
         claim(row[k] >= 0.9, f"the APE model trained on ≤ {k} digits should master {k} digits (at least 90%)",
               pct(row[k]))
         worst = max(v for n, v in row.items() if n > k)
         claim(worst <= 0.1, f"the APE model trained on ≤ {k} digits should fail 2 and 5 digits further (at most 10%)",
               pct(worst), "Then its cliff does not sit right after its trained length.")
-
-
-__all__ = ["FIGURE_2A", "TABLE_1", "figure2a_rows", "check_cliff", "table1_rows", "check_shift", "check_cliffs"]

@@ -1,14 +1,4 @@
-"""Notebook 03, "Sabbaghi A2 with the paper's own recipe": the paper's protocol, one change at a time, and a fix.
-
-Three sources, all measured, none typed:
-
-* the paper's recipe at the paper's size (``sabbaghi-a2-paper``, a 768-wide BERT trained on a GPU): too large for
-  ``assets/``, so its records live in ``assets/records.json`` (:mod:`lengen_utils.lab.zoo.records`), with the
-  validation curve of the papers' checkpoint selection;
-* the ladder at the course's size (tag ``sabbaghi-a2``, :data:`lengen_utils.course.ch03_rpe.recipes.A2_LADDER`): the
-  course's recipe, then the paper's choices added one at a time, then the aligned attention window, three seeds each;
-* the stored models themselves, measured live (where the errors sit: :mod:`lengen_utils.analysis.rpe_decline`).
-"""
+"""Notebook 03, "Sabbaghi A2 with the paper's own recipe": its GPU records, the ladder of its choices, and a fix."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,21 +7,21 @@ from ...analysis.rpe_decline import (CascadeSplit, digit_accuracy_by_significanc
                                      pad_only_offset_mass)
 from ..common.claims import claim
 from ...core.constants import EVAL_SEED
-from ...lab.leaderboard import leaderboard, leaderboard_rows
+from ...lab.leaderboard import leaderboard_rows
 from ...lab.zoo import entry, entry_for, load, read_manifest, recipe_entries
 from .recipes import A2_LADDER
 from ...lab.zoo.records import read_records
 from ..notebook import n_eval, pct
 from ..common.paper_scale import checkpoint_rows
+from .rpe import PAPER_SCALE
 
 PAPER_RECIPE = "sabbaghi-a2-paper"               # Sabbaghi et al.'s recipe at their size (records only)
-OUR_GPU_RECIPE = "sabbaghi-rpe-add-5to50"   # our earlier recipe at the paper's depth (d 256), stored
+OUR_GPU_RECIPE = PAPER_SCALE.recipe              # our earlier recipe at the paper's depth (d 256), stored
 PAPER_LENGTHS = (5, 6, 10, 15, 20, 30, 40, 50)
 DIAGNOSED = "sabbaghi-rpe-add-5to50-s0"    # the paper-depth RPE encoder whose decline section 6 measures
 DECLINE_LENGTHS = (10, 20, 30, 40)
 CASCADE_AT = 30                                  # where the cascade split is measured
 LIVE_SEED = EVAL_SEED + 3                         # live test sets apart from the recorded ones
-#: the ladder's row labels, in its order: ``{recipe id: "1. the course's recipe", ...}``
 A2_TAG = "sabbaghi-a2"
 #: ``{rung: what it changes}``, in the ladder's order (the rows of :data:`.recipes.A2_LADDER`)
 A2_CHANGES = {"ours": "the course's recipe", "uniform": "+ the paper's sampler (uniform over D_s)",
@@ -51,8 +41,7 @@ def paper_records() -> dict[str, dict]:
 
 
 def paper_rows(lengths: tuple[int, ...] = PAPER_LENGTHS) -> dict[str, dict[str, str]]:
-    """The paper's recipe (each seed: the selected and the final checkpoint) beside our earlier GPU recipe at the same
-    depth: exact match per length, as table rows."""
+    """The paper's recipe (selected and final checkpoints) beside our earlier GPU recipe: EM per length, as rows."""
     rows = {}
     for rec in paper_records().values():
         rows.update(checkpoint_rows(rec, f"paper's recipe, seed {rec['seed']}", lengths))
@@ -75,9 +64,7 @@ def paper_budget() -> dict[str, dict[str, str]]:
 
 
 def check_paper_recipe() -> None:
-    """The records of the paper's recipe say: (1) the validation curve fluctuates (some length drops by >= 20 points
-    between two validations), (2) the seeds disagree (>= 30 points apart at 20 digits), (3) no seed reaches 40 digits
-    (< 50%, selected checkpoint), (4) the best seed beats our earlier GPU recipe at 20 digits."""
+    """The paper's records: the validation curve fluctuates, seeds disagree, none reaches 40, the best beats ours."""
     records = paper_records()
     drops = [max((a - b) for ems in rec["selection"]["em"].values() for a, b in zip(ems, ems[1:]))
              for rec in records.values()]
@@ -107,9 +94,7 @@ class Decline:
 
 
 def measure_decline(name: str = DIAGNOSED) -> Decline:
-    """The three measurements on ``name``, live (fast mode: fewer problems): per-digit accuracy by significance at
-    :data:`DECLINE_LENGTHS`, the cascade split at :data:`CASCADE_AT` digits, and the attention that answer-digit
-    queries put on the offsets training only filled with ``pad`` (in distribution and at each length)."""
+    """Live on ``name``: per-digit accuracy, the cascade split, and the attention on pad-only offsets."""
     model, task = load(name)
     trained = task.config.max_digits
     return Decline(
@@ -132,10 +117,7 @@ def decline_rows(d: Decline) -> dict[str, dict[str, float]]:
 
 
 def check_decline(d: Decline) -> None:
-    """The measurements that decide between the explanations: (1) at 30 digits the units digit, which needs no carry,
-    is worse than every middle digit; (2) the sums whose longest cascade is at most 1 fail too (< 50% at 30 digits);
-    (3) at every length, in distribution too, answer digits put >= 20% of their attention on offsets that training
-    only filled with pad: a sink that a longer sum fills with digits."""
+    """The units digit is the weak spot, short cascades fail too, and answer digits park attention on pad offsets."""
     at = d.per_digit[CASCADE_AT]
     middle = min(at[s] for s in range(1, CASCADE_AT))
     claim(at[0] < middle, f"at {CASCADE_AT} digits the units digit should be worse than every middle digit",
@@ -150,20 +132,12 @@ def check_decline(d: Decline) -> None:
               f"with pad, at {length} digits", pct(mass), "Then the sink this section describes is not there.")
 
 
-def ladder() -> dict:
-    """The ladder's leaderboard (``python -m lengen_utils.lab.bench leaderboard --tag sabbaghi-a2``)."""
-    return leaderboard(A2_TAG)
-
-
 def ladder_rows(board: dict) -> dict[str, dict[str, str]]:
     """The ladder as table rows, in its order; a rung with checkpoint selection also shows its final checkpoints."""
     labels = {}
-    for recipe, label in RUNG_LABELS.items():
-        if recipe in board["methods"]:
-            labels[recipe] = label
-            if f"{recipe} (final)" in board["methods"]:
-                labels[recipe] = f"{label}: selected"
-                labels[f"{recipe} (final)"] = f"{label}: final"
+    for recipe, label in ((r, label) for r, label in RUNG_LABELS.items() if r in board["methods"]):
+        final = f"{recipe} (final)" in board["methods"]
+        labels |= {recipe: f"{label}: selected", f"{recipe} (final)": f"{label}: final"} if final else {recipe: label}
     return leaderboard_rows(board, labels)
 
 
@@ -186,11 +160,7 @@ def _median(board: dict, recipe: str, length: int) -> float:
 
 
 def check_ladder(board: dict) -> None:
-    """The ladder's claims, on the medians over seeds: (1) the course's recipe masters 1-5 digits and fails at 30
-    (< 50%); (2) the paper's sampler alone makes it decline earlier (a lower median at 10
-    digits); (3) the paper's whole recipe at this size (rung 6, selected checkpoint) stops at its trained length
-    (median < 50% at 6 digits);
-    (4) the aligned window on top of it masters 1-5 digits and meets the targets: >= 90% at 20 and >= 70% at 40."""
+    """Medians over seeds: ours fails at 30, the sampler hurts, the paper's recipe stops at 5, the window reaches 40."""
     ours, uniform, paper, window = "a2-ours", "a2-uniform", "a2-select", "a2-window"
     missing = [r for r in (ours, uniform, paper, window) if r not in board["methods"]]
     claim(not missing, "every rung the text reads should be built", f"missing {missing}",
@@ -226,8 +196,7 @@ def sink_mass(names: dict[str, str], lengths: tuple[int, ...] = (5, 40)) -> dict
 
 
 def check_sink(rows: dict[str, dict[str, float]], windowed: str) -> None:
-    """The unwindowed models park >= 20% of their answer digits' attention on pad-only offsets at every length
-    measured; the aligned window leaves none there (< 1%): it hides exactly those offsets."""
+    """Unwindowed models park >= 20% of the answer digits' attention on pad-only offsets; the window leaves < 1%."""
     for label, cells in rows.items():
         for column, mass in cells.items():
             if label == windowed:
@@ -237,6 +206,3 @@ def check_sink(rows: dict[str, dict[str, float]], windowed: str) -> None:
                 claim(mass >= 0.2, f"{label} should park >= 20% of its attention on pad-only offsets at {column}",
                       pct(mass))
 
-
-__all__ = ["BAND_RUNGS", "SINK_MODELS", "WINDOWED", "band_labels", "DIAGNOSED", "Decline", "OUR_GPU_RECIPE", "PAPER_RECIPE", "RUNG_LABELS", "check_decline", "check_paper_recipe",
-           "check_ladder", "check_sink", "decline_rows", "ladder", "ladder_rows", "sink_mass", "measure_decline", "paper_budget", "paper_records", "paper_rows"]

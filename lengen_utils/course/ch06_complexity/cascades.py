@@ -1,10 +1,4 @@
-"""Notebook 06, sections 1, 2 and 5: the cascade length of a sum (Sabbaghi et al. Section 4), its exact
-distribution against brute force and Monte Carlo, Appendix C.4's numbers (Figure 13), and the carry levels of
-multiplication by one digit (Figure 14).
-
-Every number here is computed exactly (dynamic programs over columns, fractions) or passed in by the
-notebook; the paper's values are typed and labelled as the paper's.
-"""
+"""Notebook 06, sections 1, 2 and 5: the cascade length of a sum, its exact distribution, Appendix C.4."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -37,8 +31,7 @@ def monte_carlo_z(exact: np.ndarray, sampled: np.ndarray, n: int, floor: float =
 
 def check_distribution(exact: Mapping[int, tuple[Sequence, Sequence]], z: Mapping[int, np.ndarray],
                        limit: float = 4.5) -> None:
-    """The DP equals brute force (``exact[l] = (dp, brute)``, fractions) and Monte Carlo agrees within ``limit``
-    standard errors at every level (``z[l]``)."""
+    """The DP equals brute force (``exact[l] = (dp, brute)``) and Monte Carlo agrees within ``limit`` SEs."""
     for l, (dp, brute) in exact.items():
         claim(list(dp) == list(brute), f"the DP should equal brute force over all pairs of {l}-digit operands",
               f"DP {[str(x) for x in dp]}, brute force {[str(x) for x in brute]}")
@@ -48,8 +41,7 @@ def check_distribution(exact: Mapping[int, tuple[Sequence, Sequence]], z: Mappin
 
 
 def check_appendix_c4(dist50: np.ndarray, dist5: Sequence) -> list[ClaimRow]:
-    """Appendix C.4 (Figure 13): cascades <= 4 cover about 0.998 of 50-digit sums, and P(cascade = 4) is about
-    8.3e-4 at 5 digits (within 0.5e-4). Returns the claims table's rows."""
+    """Appendix C.4 (Figure 13): P(cascade <= 4) at 50 digits and P(cascade = 4) at 5; the table's rows."""
     le4, p4 = float(np.sum(dist50[:5])), float(dist5[4])
     claim(abs(le4 - PAPER_C4["le4_50"]) < 0.002, "cascades of at most 4 should cover about 0.998 of 50-digit sums "
           "(paper)", f"{le4:.5f}")
@@ -66,8 +58,7 @@ def standard_error(p: float, n: int) -> float:
 
 
 def check_sampling_noise(dist5: Sequence, n: int = 100_000) -> None:
-    """The paper's 8.3e-4 lies within one standard error (at ``n`` samples) of the exact P(cascade = 4), and more
-    than five away from P(cascade = 5), the value of the other reading of the definition."""
+    """The paper's 8.3e-4 is within one SE of our exact P(4), and more than five from P(5)."""
     p4, p5 = float(dist5[4]), float(dist5[5])
     se = standard_error(p4, n)
     claim(abs(p4 - PAPER_C4["p4_5"]) < se, f"the paper's 8.3e-4 should be within one standard error ({se:.1e}) of the "
@@ -79,8 +70,7 @@ def check_sampling_noise(dist5: Sequence, n: int = 100_000) -> None:
 
 
 def check_rarity(dist5: Sequence, dist20: Sequence, dist40: Sequence) -> None:
-    """5-digit sums rarely show a cascade of 4 (under one in 1,000) and almost never one of 5 (under one in 10,000),
-    while 20- and 40-digit sums contain a cascade of at least 4 more than five times as often."""
+    """5-digit sums rarely show cascades of 4 or 5; 20- and 40-digit sums show them five times as often."""
     p4, p5 = float(dist5[4]), float(dist5[5])
     claim(p4 < 1e-3 and p5 < 1e-4, "5-digit training sums should show a cascade of 4 less than once in 1,000 and one "
           "of 5 less than once in 10,000", f"P(4) = {p4:.2e}, P(5) = {p5:.2e}")
@@ -92,8 +82,7 @@ def check_rarity(dist5: Sequence, dist20: Sequence, dist40: Sequence) -> None:
 
 
 def check_multiplication(m5: Sequence, brute5: Sequence, m20: np.ndarray) -> list[ClaimRow]:
-    """Figure 14: the DP equals brute force at 5 digits; P(levels <= 4) = 99.8% at 20 digits and P(levels = 4) =
-    1.9e-3 at 5 digits (the paper's values, to their printed precision). Returns the claims table's rows."""
+    """Figure 14: the levels DP equals brute force, and matches the paper's two values; the rows."""
     claim(list(m5) == list(brute5), "the levels DP should equal running the algorithm on all 9 × 10^5 products",
           f"DP {[str(x) for x in m5]}, brute force {[str(x) for x in brute5]}")
     le4, p4 = float(np.sum(m20[:5])), float(m5[4])
@@ -108,12 +97,7 @@ def check_multiplication(m5: Sequence, brute5: Sequence, m20: np.ndarray) -> lis
 
 
 def check_convention(m5: Sequence) -> None:
-    """Counting the product step as a level would make the paper's P(4) our P(3): more than ten times the paper's
-    1.9e-3, so the convention that excludes it is the paper's."""
+    """Counting the product step as a level would miss the paper's 1.9e-3 more than tenfold."""
     claim(float(m5[3]) > 10 * PAPER_C4["mul_p4_5"], "counting the product step, P(4) at 5 digits (our P(3)) should "
           "miss the paper's 1.9e-3 by more than ten times", f"{float(m5[3]):.2e}",
           "Then the two conventions cannot be told apart by the paper's numbers.")
-
-
-__all__ = ["PAPER_C4", "check_levels", "monte_carlo_z", "check_distribution", "check_appendix_c4", "standard_error",
-           "check_sampling_noise", "check_rarity", "check_multiplication", "check_convention"]

@@ -1,9 +1,4 @@
-"""Notebook 06, sections 3 and 4: what a trained RPE encoder feels (C1, C2, Figure 8a/8b), and training on harder
-examples (C3, Figure 8c): uniform over the numbers, uniform over the complexity, and a 50/50 mixture.
-
-Exact matches come from live evaluations that the notebook passes in (``GroupResult``s by level, or plain
-fractions). The paper's claims here are qualitative.
-"""
+"""Notebook 06, sections 3 and 4: what a trained RPE encoder feels (C1, C2) and harder examples (C3)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -15,6 +10,7 @@ from ..notebook import pct
 from ..common.paper_claims import ClaimRow
 
 UNIFORM, COMPLEXITY, MIXED = "uniform over numbers", "uniform over complexity", "50/50 mixture"
+EASY, HARD = range(0, 5), range(6, 11)      # cascade levels: easy ones, and ones 5-digit training sums never show
 NAMES = {UNIFORM: "nb06-rpe-uniform", COMPLEXITY: "nb06-rpe-cascade", MIXED: "nb06-rpe-mixed"}
 
 
@@ -24,8 +20,7 @@ def mean_em(results: Mapping[int, object], levels) -> float:
 
 
 def check_cascade_vs_run(by_cascade: Mapping, by_run: Mapping, length: int, n: int) -> list[ClaimRow]:
-    """C2: exact match falls with the cascade length (by more than 0.2 from levels 1-3 to 8-10); C1: it falls far
-    less (under half as much) with the longest run of consecutive carries. Returns the claims table's rows."""
+    """C2: exact match falls with the cascade length; C1: far less with runs of carries; the rows."""
     low_c, high_c = mean_em(by_cascade, (1, 2, 3)), mean_em(by_cascade, (8, 9, 10))
     low_r, high_r = mean_em(by_run, (1, 2, 3)), mean_em(by_run, (8, 9, 10))
     claim(low_c - high_c > 0.2, "exact match should fall by more than 0.2 from cascades 1-3 to cascades 8-10 (C2)",
@@ -41,31 +36,17 @@ def check_cascade_vs_run(by_cascade: Mapping, by_run: Mapping, length: int, n: i
 
 
 def check_length(em20: Mapping[str, float]) -> None:
-    """On uniform 20-digit sums, the model trained uniformly over the complexity collapses (< 10%) while the one
-    trained uniformly over the numbers does not."""
+    """On uniform 20-digit sums the model trained uniformly over complexity collapses, the uniform one not."""
     claim(em20[COMPLEXITY] < 0.1, "trained only uniformly over the complexity, the model should hardly generalize in "
           "length (< 10% on 20-digit sums)", pct(em20[COMPLEXITY]), "If it does now, rewrite the 'first surprise'.")
     claim(em20[UNIFORM] > 0.1, "trained uniformly over the numbers, it should keep more than 10% at 20 digits",
           pct(em20[UNIFORM]))
 
 
-def hard(results: Mapping[int, object]) -> float:
-    """Mean exact match at cascades 6-10, never seen in 5-digit training sums."""
-    return mean_em(results, range(6, 11))
-
-
-def easy(results: Mapping[int, object]) -> float:
-    """Mean exact match at cascades 0-4."""
-    return mean_em(results, range(0, 5))
-
-
 def check_harder_examples(c3: Mapping[str, Mapping[int, object]], em20: Mapping[str, float], n_seen: int, p5: float,
                           length: int, n: int) -> list[ClaimRow]:
-    """C3 (Figure 8c): complex training samples lift exact match at cascades 6-10 (uniform over complexity by more
-    than 0.2, the mixture by more than 0.05 over the uniform model), and training only on hard sums costs the easy
-    ones (the mixture beats it by more than 0.1 at cascades 0-4). Returns the claims table's rows."""
-    h = {label: hard(r) for label, r in c3.items()}
-    e = {label: easy(r) for label, r in c3.items()}
+    """C3 (Figure 8c): complex samples lift cascades 6-10; hard-only training costs easy sums; rows."""
+    h, e = ({label: mean_em(r, levels) for label, r in c3.items()} for levels in (HARD, EASY))
     claim(h[COMPLEXITY] > h[UNIFORM] + 0.2, "training uniformly over the complexity should lift exact match at "
           "cascades 6-10 by more than 0.2 over the uniform model", f"{h[COMPLEXITY]:.3f} against {h[UNIFORM]:.3f}")
     claim(h[MIXED] > h[UNIFORM] + 0.05, "the 50/50 mixture should lift exact match at cascades 6-10 by more than 0.05",
@@ -82,7 +63,3 @@ def check_harder_examples(c3: Mapping[str, Mapping[int, object]], em20: Mapping[
             ClaimRow("cascade-5 samples seen: uniform-complexity / mixture", "≈ 16k / 8k",
                      f"{n_seen / 6:,.0f} / {n_seen / 2 * (1 / 6 + p5):,.0f}",
                      f"expected counts in our {n_seen:,} training sums")]
-
-
-__all__ = ["UNIFORM", "COMPLEXITY", "MIXED", "NAMES", "mean_em", "check_cascade_vs_run", "check_length", "hard", "easy",
-           "check_harder_examples"]

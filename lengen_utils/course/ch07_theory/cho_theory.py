@@ -1,10 +1,4 @@
-"""Notebook 07, sections 2 and 3: Cho et al.'s Proposition 5.2 (the best exact match of any 1-layer NoPE decoder,
-counted exactly) and Theorem 5.1 (a 1-layer, 2-head coupled adder built by hand), beside a trained model's
-attention (Figure 7).
-
-Counts, exact matches and attention masses are computed in the notebook and passed in; the paper's values
-are typed and labelled as the paper's; each check returns the rows of the claims table once its claim held.
-"""
+"""Notebook 07, sections 2 and 3: Cho et al.'s Proposition 5.2 and Theorem 5.1, and a trained model's heads."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -14,8 +8,7 @@ from ..common.paper_claims import ClaimRow
 
 
 def check_nope_bound(bounds: Mapping, brute2) -> list[ClaimRow]:
-    """Proposition 5.2: the fast count equals brute force at m = 2, and the exact bounds round to the paper's
-    printed values at m = 3 (6.2%) and 4 (1%); m = 5 lies within 0.01 points of the paper's 0.13%."""
+    """Proposition 5.2: the fast count equals brute force, and the bounds round to the paper's values."""
     claim(brute2 == bounds[2].exact, "the fast count should equal brute force over all 8,100 queries at m = 2",
           f"{bounds[2].exact} against {brute2}")
     claim(round(bounds[3].em, 3) == 0.062, "the best NoPE exact match at m = 3 should round to the paper's 6.2%",
@@ -32,8 +25,7 @@ def check_nope_bound(bounds: Mapping, brute2) -> list[ClaimRow]:
 
 
 def check_accounting(bounds: Mapping, padded3: float) -> None:
-    """Where the exact counts part from the paper: m = 5 rounds one unit below its 0.13% (to 0.12%), and the other
-    reading (operands uniform on 0..999) does not round to its 6.2% at m = 3."""
+    """Where the counts part from the paper: m = 5 rounds to 0.12%, the other reading misses 6.2%."""
     claim(round(bounds[5].em, 4) == 0.0012, "the exact count at m = 5 should round to 0.12%, one unit below the "
           "paper's 0.13%", f"{bounds[5].em:.3%}", "If it rounds to 0.13% now, the honest accounting has no gap to report.")
     claim(round(padded3, 3) != 0.062, "the other reading (operands uniform on 0..999) should not give the paper's 6.2% "
@@ -63,8 +55,7 @@ def check_limit(limit: int, em: float, refused: bool, cho_bound: float, d: int, 
 
 
 def check_two_heads(below, same) -> list[ClaimRow]:
-    """Figure 7: the trained model splits into a digit-sum head (> 80% of its attention on ID p - 1) and another,
-    carry head (> 60% on ID p)."""
+    """Figure 7: the trained model splits into a digit-sum head (ID p - 1) and a carry head (ID p)."""
     sum_head = max(range(len(below)), key=lambda h: below[h])
     carry_head = max(range(len(same)), key=lambda h: same[h])
     claim(sum_head != carry_head, "the trained model's digit-sum head and carry head should be different heads",
@@ -77,6 +68,3 @@ def check_two_heads(below, same) -> list[ClaimRow]:
                      "qualitative (heatmaps)", f"head {sum_head}: {below[sum_head]:.2f} of attention on ID p-1; "
                      f"head {carry_head}: {same[carry_head]:.2f} on ID p",
                      "`mean_attention` over 6-digit sums, zoo model nb07-coupled-1l2h")]
-
-
-__all__ = ["check_nope_bound", "check_accounting", "check_adder", "check_limit", "check_two_heads"]

@@ -1,10 +1,4 @@
-"""Notebook 07, sections 1 and 4: Sabbaghi et al.'s Proposition 5.1 (APE, APE + shift augmentation and RPE on a
-ring, simulated on the exact population loss) and Appendix E (the fixed relative map σ_rel an RPE model reuses
-at every output digit).
-
-The losses, coefficients and attention profiles are computed in the notebook and passed in; each check
-returns the rows of the notebook's claims table once its claim held.
-"""
+"""Notebook 07, sections 1 and 4: Sabbaghi et al.'s Proposition 5.1 on a ring, and Appendix E's σ_rel."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -17,8 +11,7 @@ from ..common.paper_claims import ClaimRow
 
 def check_proposition(loss: Mapping[str, np.ndarray], unseen, target: float, n_over_d: float,
                       alpha: float, beta: float) -> list[ClaimRow]:
-    """Proposition 5.1: APE's loss at unseen positions is Var(y) = α² + 2β² (within 0.01), RPE's loss vanishes
-    everywhere (< 1e-2), and APE + augmentation stays far above RPE (mean > 0.05 and > 100x RPE's)."""
+    """Proposition 5.1: APE's unseen loss is α² + 2β², RPE's vanishes, augmentation stays far above."""
     ape_unseen, rpe_max = float(loss["ape"][unseen].mean()), float(loss["rpe"].max())
     shift, rpe_mean = float(loss["ape_shift"].mean()), float(loss["rpe"].mean())
     claim(abs(ape_unseen - target) < 0.01, f"APE's test loss at unseen positions should be α² + 2β² = {target:.4f} "
@@ -59,8 +52,7 @@ def profile_gap(seen: np.ndarray, unseen: np.ndarray) -> np.ndarray:
 
 
 def check_fixed_map(gap: np.ndarray, in_sigma: list[float]) -> list[ClaimRow]:
-    """Appendix E: the profiles over offsets at digits 0-4 and 10-19 nearly agree (median TV distance < 0.25), and
-    some head puts > 80% of its attention inside σ_rel(l, 5)."""
+    """Appendix E: offset profiles at digits 0-4 and 10-19 agree, and a head attends inside σ_rel(l, 5)."""
     med, best = float(np.median(gap)), float(max(in_sigma))
     claim(med < 0.25, "the offset profiles at trained digits (0-4) and far beyond (10-19) should nearly agree "
           "(median total-variation distance < 0.25)", f"{med:.3f}", "Then the model does not reuse one relative map.")
@@ -68,7 +60,3 @@ def check_fixed_map(gap: np.ndarray, in_sigma: list[float]) -> list[ClaimRow]:
     return [ClaimRow("App. E: an RPE model reuses one relative map σ_rel at every position", "argument (no number)",
                      f"median TV distance between offset profiles at digits 0-4 and 10-19: {med:.2f}; best head "
                      f"{best:.2f} inside σ_rel(l, 5)", "`attention_by_offset`, zoo model nb06-rpe-uniform, 20-digit sums")]
-
-
-__all__ = ["check_proposition", "relative_gap", "check_monte_carlo", "check_rpe_coefficients", "profile_gap",
-           "check_fixed_map"]

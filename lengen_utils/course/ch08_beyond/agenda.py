@@ -1,7 +1,4 @@
-"""Notebook 08, shared by its sections: the methods' labels, the live measurements the checks use, the learning
-curves the manifest records (sample efficiency), and the tables and checks of sections 0 and 6. Every method is a
-recipe of :data:`lengen_utils.course.ch08_beyond.recipes.METHODS` with 3 seeds; each section's leaderboard is the entries of its tag.
-"""
+"""Notebook 08, shared by its sections: the methods' labels, live measurements, learning curves and sections 0 and 6."""
 from __future__ import annotations
 
 import math
@@ -44,24 +41,20 @@ METHODS = {
 }
 LABELS = {m: label for m, (label, _) in METHODS.items()}
 #: the widget's other trained length (1-3 digits, seed 0) of the methods the sections compare on length
-WIDGET_TRAINED = {3: {"nb08-direct": "nb08-direct-l3", "nb08-spaces": "nb08-spaces-l3", "nb08-scratch": "nb08-scratch-l3",
-                      "nb08-coupled": "nb08-coupled-l3", "nb08-coupled-scratch": "nb08-coupled-scratch-l3",
-                      "nb08-looped": "nb08-looped-l3"}}
-
-
-def widget_choices() -> dict[tuple[int, str], list[str]]:
-    """``{(trained length, method label): [zoo entries, one per seed]}`` for notebook 08's explorer."""
-    out: dict[tuple[int, str], list[str]] = {}
-    for m, (label, _) in METHODS.items():
-        out[(TRAINED_DIGITS, label)] = list(recipe_entries(m).values())
-        for k, recipes in WIDGET_TRAINED.items():
-            if m in recipes:
-                out[(k, label)] = list(recipe_entries(recipes[m]).values())
-    return out
+WIDGET_TRAINED = {3: {m: f"{m}-l3" for m in ("nb08-direct", "nb08-spaces", "nb08-scratch", "nb08-coupled",
+                                             "nb08-coupled-scratch", "nb08-looped")}}
 N1 = TRAINED_DIGITS + 1  # one digit past the trained range
 MASTERED = 0.95          # a model masters its trained range when its median EM at 5 digits is above this
 FAILED = 0.1             # a model fails one digit past the trained range at or below 10% exact match
 Live = Mapping[str, Mapping[int, LengthResult]]
+
+
+def widget_choices() -> dict[tuple[int, str], list[str]]:
+    """``{(trained length, method label): [zoo entries, one per seed]}`` for notebook 08's explorer."""
+    out = {(TRAINED_DIGITS, label): list(recipe_entries(m).values()) for m, label in LABELS.items()}
+    for k, recipes in WIDGET_TRAINED.items():
+        out |= {(k, LABELS[m]): list(recipe_entries(r).values()) for m, r in recipes.items()}
+    return out
 
 
 def labels(board: dict) -> dict[str, str]:
@@ -85,14 +78,12 @@ def live(methods: Sequence[str], lengths: Sequence[int] = (TRAINED_DIGITS, N1, N
 
 
 def agreement(p: float, n: int) -> float:
-    """How far a live exact match on ``n`` fresh problems may fall from a recorded ``p``: 10 points, or four binomial
-    standard errors where a small sample of a half-learned model is noisier."""
+    """How far a live exact match on ``n`` problems may fall from a recorded ``p``: 10 points or 4 binomial errors."""
     return max(0.1, 4 * math.sqrt(p * (1 - p) / n))
 
 
 def check_mastered(board: dict, live_results: Live, required: Sequence[str] = ()) -> None:
-    """The fair-comparison rule: each ``required`` method masters 1-5 digits in the manifest, and each measured
-    method's seed 0 scores live at 5 digits what the manifest recorded (within :func:`agreement`)."""
+    """The fair-comparison rule: each ``required`` method masters 1-5 digits, and seed 0 live agrees with the manifest."""
     for m in required:
         claim(mastered(board, m), f"{LABELS[m]} should master 1–{TRAINED_DIGITS} digits (median over seeds above "
               f"{pct(MASTERED, 0)}) before any length claim", pct(median(board, m, TRAINED_DIGITS)),
@@ -128,8 +119,7 @@ def learning_curves(method: str) -> dict[int, dict[int, float]]:
 
 
 def problems_to_master(method: str, level: float = MASTERED) -> float | None:
-    """The median over seeds of the problems seen when the learning curve first exceeds ``level`` (a seed that
-    never does counts as the longest; ``None`` when most seeds never do)."""
+    """Median over seeds of the problems seen until the curve exceeds ``level`` (``None`` when most seeds never do)."""
     found = [next((n for n, em in sorted(c.items()) if em > level), None) for c in learning_curves(method).values()]
     if sum(x is None for x in found) * 2 > len(found):
         return None
@@ -142,14 +132,11 @@ def problems(x: float | None) -> str:
 
 
 def speed_rows(board: dict, methods: Mapping[str, str]) -> dict[str, dict]:
-    """Per method (``{method: label}``): the median problems until above 95% at 5 digits, the median one digit
-    past the trained range, and the generalizable length."""
-    rows = {}
-    for m, label in ((m, label) for m, label in methods.items() if m in board["methods"]):
-        rows[label] = {f"problems to {pct(MASTERED, 0)} at {TRAINED_DIGITS} dig": problems(problems_to_master(m)),
-                       f"{N1} dig": median(board, m),
-                       "gen. length": board["methods"][m]["generalizable_length"] if mastered(board, m) else None}
-    return rows
+    """Per method: the median problems to master 5 digits, the median one digit past, the generalizable length."""
+    return {label: {f"problems to {pct(MASTERED, 0)} at {TRAINED_DIGITS} dig": problems(problems_to_master(m)),
+                    f"{N1} dig": median(board, m),
+                    "gen. length": board["methods"][m]["generalizable_length"] if mastered(board, m) else None}
+            for m, label in methods.items() if m in board["methods"]}
 
 
 SECTIONS = {"nb08-gap": "1. gap", "nb08-spaces": "2. spaces", "nb08-scratch": "3. scratchpad",
@@ -157,20 +144,18 @@ SECTIONS = {"nb08-gap": "1. gap", "nb08-spaces": "2. spaces", "nb08-scratch": "3
 
 
 def methods_table(board: dict) -> dict[str, dict[str, str]]:
-    """One row per method: what it changes, its budget (layers x steps x problems per step), the median training
-    time of its built seeds on the board (tag ``nb08``; one CPU thread), its sections."""
+    """One row per method: what it changes, its budget, its built seeds' median training time, its sections."""
     rows = {}
     for m, (label, what) in METHODS.items():
         seconds = [x for x in board["methods"].get(m, {}).get("train_seconds", []) if x is not None]
         rows[label] = {"what": what, "budget": budget_text(budget(entry_for(m, 0))),
-                            "train s (median)": f"{statistics.median(seconds):.0f}" if seconds else "not built",
-                            "sections": ", ".join(SECTIONS[t] for t in get_recipe(m).tags if t in SECTIONS)}
+                       "train s (median)": f"{statistics.median(seconds):.0f}" if seconds else "not built",
+                       "sections": ", ".join(SECTIONS[t] for t in get_recipe(m).tags if t in SECTIONS)}
     return rows
 
 
 def reach_table(board: dict, reference: dict | None = None) -> dict[str, dict[str, str]]:
-    """Each method's generalizable length as a multiple of its trained length (mastered methods), beside notebook
-    05's leaderboard (``reference``, default tag ``nb05-baselines``: trained on 1-10 digits)."""
+    """Each method's generalizable length as a multiple of its trained length, beside notebook 05's leaderboard."""
     reference = reference if reference is not None else leaderboard(NB05_TAG)
     nb05 = {m: f"notebook 05: {label}" for m, label in NB05_LABELS.items() if m in reference["methods"]}
     rows = {}
@@ -198,8 +183,7 @@ def summary_rows(board: dict) -> dict[str, dict]:
 
 
 def check_summary(board: dict) -> None:
-    """No mastered APE method moves the reach (median at most 10% one digit past the trained range); of the
-    methods tied to significance, those marked True keep most sums there (median above 50%), the others do not."""
+    """No mastered APE method moves the reach; of those tied to significance, the ones marked True keep most sums."""
     for m in (m for m in APE_METHODS if mastered(board, m)):
         claim(median(board, m) <= FAILED, f"with absolute positions, {LABELS[m]} should not move the reach (median "
               f"<= {pct(FAILED, 0)} at {N1} digits)", pct(median(board, m)))

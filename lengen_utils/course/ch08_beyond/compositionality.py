@@ -1,6 +1,4 @@
-"""Notebook 08, section 1: the compositionality gap (thesis Chapter 4): each sub-task alone (``cho_align``,
-``cho_modsum``, ``cho_carries``) against the full sum, with APE and with coupled IDs; the gap is the weakest sub-task's
-median minus the full sum's. Linear probes of the full-sum models ask whether the sub-tasks are still computed."""
+"""Notebook 08, section 1: the compositionality gap (thesis Chapter 4), each sub-task alone against the full sum."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -39,19 +37,14 @@ def gaps(board: dict, group: str) -> dict[int, dict[str, float | str]]:
 
 def gap_table(board: dict) -> dict[str, dict[str, str]]:
     """Rows ``{"APE: gap": {"5 dig": "+0.0", ...}, ...}`` in percentage points, for the notebook's table."""
-    rows = {}
-    for group in GROUPS:
-        g = gaps(board, group)
-        rows[f"{group}: full sum"] = {f"{n} dig": f"{100 * v['full sum']:.1f}" for n, v in g.items()}
-        rows[f"{group}: weakest sub-task"] = {f"{n} dig": f"{100 * v['weakest sub-task']:.1f} ({v['weakest']})"
-                                              for n, v in g.items()}
-        rows[f"{group}: gap"] = {f"{n} dig": f"{100 * v['gap']:+.1f}" for n, v in g.items()}
-    return rows
+    cells = {"full sum": lambda v: f"{100 * v['full sum']:.1f}", "gap": lambda v: f"{100 * v['gap']:+.1f}",
+             "weakest sub-task": lambda v: f"{100 * v['weakest sub-task']:.1f} ({v['weakest']})"}
+    return {f"{group}: {r}": {f"{n} dig": cells[r](v) for n, v in gaps(board, group).items()}
+            for group in GROUPS for r in ("full sum", "weakest sub-task", "gap")}
 
 
 def check(board: dict, live: agenda.Live) -> None:
-    """Every model masters 1-5 digits; with APE the full sum and its sub-tasks break at the same length (and the full
-    sum and alignment fail live); with coupled IDs the gap is at most 0 past the trained range."""
+    """All master 1-5 digits; with APE all break at one length; with coupled IDs the gap is <= 0 past the range."""
     agenda.check_mastered(board, live, [m for methods in GROUPS.values() for m in methods.values()])
     ape = breaks(board)["APE"]
     claim(len(set(ape.values())) == 1, "with APE, the full sum and every sub-task should break at the same length",
@@ -66,10 +59,8 @@ def check(board: dict, live: agenda.Live) -> None:
 
 def probe_peak(report: ProbeReport, target: str, length: int) -> tuple[int, float]:
     """The layer where ``target`` is best decoded at ``length``, and that accuracy."""
-    scores = {layer: report.accuracy[(target, layer, length)] for layer in report.layers
-              if (target, layer, length) in report.accuracy}
-    best = max(scores, key=scores.get)
-    return best, scores[best]
+    return max(((layer, report.accuracy[(target, layer, length)]) for layer in report.layers
+                if (target, layer, length) in report.accuracy), key=lambda x: x[1])
 
 
 def probe_table(reports: Mapping[str, ProbeReport]) -> dict[str, dict[str, float]]:
@@ -80,8 +71,7 @@ def probe_table(reports: Mapping[str, ProbeReport]) -> dict[str, dict[str, float
 
 
 def check_probes(reports: Mapping[str, ProbeReport]) -> None:
-    """Both full-sum models compute the carry and the digit sum at 5 digits (best layer >= 95%); at 6 the APE model
-    has lost the digit sum (at most twice chance) while the coupled model keeps it (>= 90%)."""
+    """Both full-sum models decode carry and digit sum at 5 digits; at 6 APE loses the digit sum, coupled IDs keep it."""
     for label, r in reports.items():
         for target in ("carry", "modsum"):
             layer, acc = probe_peak(r, target, TRAINED_DIGITS)

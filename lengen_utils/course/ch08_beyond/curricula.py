@@ -1,7 +1,4 @@
-"""Notebook 08, section 4: curricula (thesis Chapter 4, "Simple to complex tasks (curriculum)") of
-:mod:`lengen_utils.core.curriculum` against uniform (balanced) sampling at an equal number of problems: short to long
-(lengths capped 1, ..., 5 over the first half of training) and easy to hard by the cascade of carries (caps 0, ..., 5).
-"""
+"""Notebook 08, section 4: curricula (short to long, easy to hard by carries) against uniform sampling."""
 from __future__ import annotations
 
 from ...lab.zoo import entry_for
@@ -28,8 +25,7 @@ def curriculum_table(board: dict) -> dict[str, dict]:
 
 
 def check(board: dict, live: agenda.Live) -> None:
-    """No curriculum masters 5 digits sooner than uniform sampling (median problems over seeds); every one that
-    masters them fails live one digit past the trained range, as uniform sampling does."""
+    """No curriculum masters 5 digits sooner than uniform sampling; each that masters fails one digit past."""
     agenda.check_mastered(board, live, ["nb08-direct"])
     uniform = agenda.problems_to_master("nb08-direct")
     for m in list(METHODS)[1:]:

@@ -1,6 +1,4 @@
-"""Notebook 08, section 5: looping (thesis Section 2.1.3; McLeish et al.'s recurrent layers with input injection):
-the base's 2-layer block applied ``max(2, ceil(d / 2))`` times, with APE and with Abacus IDs, beside the 2-layer
-decoders; and ``abacus_eq`` IDs (our departure: ``=``, the units digit's query, one ID below the units digits)."""
+"""Notebook 08, section 5: looping (McLeish et al.'s recurrent block with input injection), APE and Abacus IDs."""
 from __future__ import annotations
 
 import statistics
@@ -46,19 +44,14 @@ def units_and_rest(digits: dict[int, float]) -> tuple[float, float]:
 
 def digits_table(board: dict) -> dict[str, dict[str, float]]:
     """Per Abacus model, medians over seeds: the units and the other digits at 5 and 10 digits, the top digit at 7."""
-    rows = {}
-    for m in (m for m in ABACUS + FIXED if m in board["methods"]):
-        (u5, r5), (uf, rf) = (units_and_rest(digit_medians(m, n)) for n in (TRAINED_DIGITS, PER_DIGIT_LENGTH))
-        rows[METHODS[m]] = {f"units, {TRAINED_DIGITS} dig": u5, f"others, {TRAINED_DIGITS} dig": r5,
-                            f"units, {PER_DIGIT_LENGTH} dig": uf, f"others, {PER_DIGIT_LENGTH} dig": rf,
-                            f"top digit, {N2} dig": digit_medians(m, N2)[N2]}
-    return rows
+    return {METHODS[m]: {**{f"{w}, {n} dig": x for n in (TRAINED_DIGITS, PER_DIGIT_LENGTH)
+                            for w, x in zip(("units", "others"), units_and_rest(digit_medians(m, n)))},
+                         f"top digit, {N2} dig": digit_medians(m, N2)[N2]}
+            for m in ABACUS + FIXED if m in board["methods"]}
 
 
 def check(board: dict, live: agenda.Live) -> None:
-    """Live (seed 0): both APE models fail one digit past the trained range; the looped Abacus model writes every digit
-    but the units at 10 digits; with ``=`` one below the units it writes the units digit at 5. Manifest: McLeish's
-    IDs master neither model; at 7 digits the looped ``abacus_eq`` model beats the 2-layer one by >= 20 points."""
+    """APE models fail past the range, McLeish's IDs miss the units digit, ``abacus_eq`` looped beats 2 layers."""
     agenda.check_mastered(board, live, ["nb08-direct", "nb08-looped", *FIXED])
     agenda.check_fails(live, {m: METHODS[m] for m in ("nb08-direct", "nb08-looped")},
                        "More passes cannot fetch digits from positions the table never trained.")
@@ -80,8 +73,7 @@ def check(board: dict, live: agenda.Live) -> None:
 
 
 def check_digits(board: dict) -> None:
-    """Medians over seeds: at 5 digits McLeish's IDs miss the units digit and write the others, ``abacus_eq`` writes
-    it; at 7 digits the top digit (the final carry) is the ``abacus_eq`` models' weakest."""
+    """Medians over seeds: only ``abacus_eq`` writes the units digit at 5; its weakest at 7 is the final carry."""
     for m in (m for m in ABACUS + FIXED if m in board["methods"]):
         units, rest = units_and_rest(digit_medians(m, TRAINED_DIGITS))
         ok = units >= 0.95 if m in FIXED else units <= 0.5 and rest >= 0.95

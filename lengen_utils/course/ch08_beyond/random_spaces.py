@@ -1,5 +1,4 @@
-"""Notebook 08, section 2: random spaces (thesis Section 3.4; Shen et al. 2023), blanks between operand digits in
-training only, beside randomized positions (Ruoss et al. 2023; the course's random-start APE)."""
+"""Notebook 08, section 2: random spaces (Shen et al. 2023) beside randomized positions (Ruoss et al. 2023)."""
 from __future__ import annotations
 
 import statistics
@@ -38,8 +37,7 @@ def median_low_digits(method: str, length: int = TRAINED_DIGITS + 1) -> float:
 
 
 def spaces_table(board: dict) -> dict[str, dict]:
-    """Per method: the highest position ID it trains, and (median over seeds) one digit past the trained range its
-    exact match and its lowest answer digits' accuracy."""
+    """Per method: its highest trained ID, and one digit past the range its median EM and lowest digits' accuracy."""
     n = TRAINED_DIGITS + 1
     return {label: {"IDs trained up to": highest_trained_id(m), f"{n} dig": agenda.median(board, m),
                     f"{LOW} lowest digits, {n} dig": median_low_digits(m)}
@@ -47,8 +45,7 @@ def spaces_table(board: dict) -> dict[str, dict]:
 
 
 def check(board: dict, live: agenda.Live) -> None:
-    """All three master 1-5 digits and fail in exact match one digit past (live); random spaces lift the lowest answer
-    digits there by at least 20 points over plain APE (live): the boost is per digit, not per sum."""
+    """All master 1-5 digits and fail one digit past; random spaces lift the lowest answer digits by 20 points."""
     agenda.check_mastered(board, live, list(METHODS))
     agenda.check_fails(live, {m: f"{label}, in exact match," for m, label in METHODS.items()},
                        "Its table rows past the longest training sequence, or the layout of a longer sum, are new.")

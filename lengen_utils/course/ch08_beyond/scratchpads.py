@@ -1,6 +1,4 @@
-"""Notebook 08, section 3: the scratchpad (thesis Chapter 4; Lee et al. 2023), with APE and with coupled IDs: each
-answer digit after its step (``cho_scratchpad``), at an equal budget in tokens (half the problems per step); sample
-efficiency from the manifest's learning curves."""
+"""Notebook 08, section 3: the scratchpad (Lee et al. 2023), APE and coupled IDs, at an equal budget in tokens."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -8,6 +6,7 @@ from functools import cache
 
 import numpy as np
 
+from ...analysis.generalization import median_and_range
 from ...core.tasks import Task
 from ...lab.zoo import entry_for
 from ..common.claims import claim
@@ -30,27 +29,21 @@ def budgets(methods) -> dict[str, dict[str, float]]:
     """Per method: problems per step, tokens per problem and tokens per step (the budget in tokens), steps."""
     out = {}
     for m in methods:
-        e = entry_for(m, 0)
-        per_step, tpp = e.train.batch_size * e.task.pack, tokens_per_problem(m)
-        out[m] = {"problems per step": per_step, "tokens per problem": tpp, "tokens per step": per_step * tpp,
-                  "steps": e.train.steps}
+        e, tpp = entry_for(m, 0), tokens_per_problem(m)
+        out[m] = {"problems per step": e.train.batch_size * e.task.pack, "tokens per problem": tpp,
+                  "tokens per step": e.train.batch_size * e.task.pack * tpp, "steps": e.train.steps}
     return out
 
 
 def curve_bands(methods: Mapping[str, str], per: str = "problems") -> dict[str, dict[int, tuple[float, float, float]]]:
     """``{label: {x: (median, min, max)}}`` of the learning curves over seeds, x in problems or tokens seen."""
-    out = {}
-    for m, label in methods.items():
-        curves = list(agenda.learning_curves(m).values())
-        scale = tokens_per_problem(m) if per == "tokens" else 1.0
-        out[label] = {int(round(x * scale)): (float(np.median([c[x] for c in curves])), min(c[x] for c in curves),
-                                              max(c[x] for c in curves)) for x in sorted(curves[0])}
-    return out
+    scale = {m: tokens_per_problem(m) if per == "tokens" else 1.0 for m in methods}
+    return {label: {int(round(x * scale[m])): band for x, band in median_and_range(agenda.learning_curves(m)).items()}
+            for m, label in methods.items()}
 
 
 def check(board: dict, live: agenda.Live) -> None:
-    """With either scheme the scratchpad needs more problems than the direct answer to master 5 digits and reaches no
-    further; with APE both fail live one digit past; at equal tokens the coupled scratchpad does not master."""
+    """The scratchpad learns slower and reaches no further; at equal tokens the coupled one does not master."""
     agenda.check_mastered(board, live, [m for pair in PAIRS.values() for m in pair])
     for direct, scratch in PAIRS.values():
         slow, fast = agenda.problems_to_master(scratch), agenda.problems_to_master(direct)

@@ -1,5 +1,4 @@
-"""Notebook 05, section 5: the baselines of Cho et al. Section 4.1 (Figure 1) and the survey's, each trained until it
-masters 1–10 digits, on one leaderboard (tag ``nb05-baselines``); the live checks take exact matches on checkpoints."""
+"""Notebook 05, section 5: Cho et al.'s and the survey's baselines, trained to master 1–10 digits."""
 from __future__ import annotations
 
 import statistics
@@ -38,8 +37,7 @@ def band_groups(board: dict) -> dict[str, dict[str, str]]:
 
 def check(board: dict, live: Mapping[str, Mapping[int, float]],
           unmastered: Mapping[str, Sequence[float]] | None = None) -> None:
-    """Cho et al.'s claim, live: the manifest's mastery holds on fresh problems, the baselines that tie no digit to its
-    significance fall by 15 digits where our variant holds, and Abacus stays where the manifest puts it."""
+    """Cho et al. 4.1, live: mastery as in the manifest; baselines blind to significance fall by 15, ours holds."""
     for m in built(board):
         if board["methods"][m]["mastered"]:
             claim(live[m][10] >= 0.9, f"{LABELS[m]} masters 1–10 digits in the manifest, so it should live too "
@@ -71,8 +69,7 @@ def fire_facts(board: dict) -> tuple[list[float], int]:
 
 
 def check_fire(board: dict) -> tuple[list[float], int]:
-    """FIRE and FIRE with hints master 1-10 digits; every learned L stays above the longest test sequence (so the
-    normaliser is L at every query); with hints FIRE beats index hints at 15 digits, short of 95%. Returns the facts."""
+    """FIRE (with hints) masters 1-10 digits, L exceeds every test sequence, hints help short of 95%; the facts."""
     thresholds, longest_tokens = fire_facts(board)
     fire, with_hints, hints = (board["methods"][m] for m in (FIRE, FIRE_HINTS, HINTS))
     for label, m in (("FIRE", fire), ("FIRE with index hints", with_hints)):

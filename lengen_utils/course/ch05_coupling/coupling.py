@@ -1,5 +1,4 @@
-"""Notebook 05, sections 1-3: Cho et al.'s coupled IDs, plain coupling at our CPU budget, and the ablation from it to
-our variant (one change at a time, same budget, 3 seeds; manifest tag ``nb05``, live exact matches)."""
+"""Notebook 05, sections 1-3: Cho et al.'s coupled IDs, plain coupling at our budget, the ablation to our variant."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -14,7 +13,7 @@ from ...core.problems import Problem
 from ...core.tasks import Task, TaskConfig
 from .recipes import ABLATION
 
-#: ``{length: (median, min, max)}`` over seeds, as :func:`~lengen_utils.analysis.generalization.median_and_range` gives it
+#: ``{length: (median, min, max)}`` over seeds (:func:`~lengen_utils.analysis.generalization.median_and_range`)
 Band = Mapping[int, tuple[float, float, float]]
 #: ``{method: {seed: {length: {significance: accuracy}}}}`` (manifest)
 PerDigit = Mapping[str, Mapping[int, Mapping[int, Mapping[int, float]]]]
@@ -64,7 +63,7 @@ def errors_per_problem(digits: Mapping[int, float], below: int | None = None) ->
 
 
 def check_plain(band: Band, gen: int, trained: int, spread_at: int = 15) -> None:
-    """Plain coupling masters the trained length in every seed, generalizes no further, and its seeds part just past it."""
+    """Plain coupling masters the trained length in every seed, generalizes no further, and its seeds part past it."""
     claim(band[trained][1] >= 0.95, f"every seed of plain coupling should master {trained} digits (>= 95%)",
           pct(band[trained][1]), MASTERY)
     claim(gen == trained, f"plain coupling's generalizable length should be its trained length ({trained})", str(gen),
@@ -83,7 +82,7 @@ def check_spread(per_digit_at: Mapping[int, float], trained: int) -> None:
 
 
 def curves() -> tuple[dict[str, Curves], PerDigit]:
-    """The ablation from the manifest: ``{method: {seed: {length: EM}}}`` and the changed recipes' per-digit accuracy."""
+    """The ablation (manifest): ``{method: {seed: {length: EM}}}`` and the changed recipes' per-digit accuracy."""
     return ({m: seed_curves(ABLATION.id(m)) for m in METHODS},
             {m: seed_per_digit(ABLATION.id(m)) for m in ("bias", "pack", "both")})
 
@@ -117,7 +116,7 @@ def end_rows(em: Mapping[str, Curves], per: PerDigit, lengths=(30, 40)) -> dict[
 
 def check_changes(gen: Mapping[str, int], em: Mapping[str, Curves], per: PerDigit, band: Mapping[str, Band],
                   longest: int) -> None:
-    """Each change lifts the generalizable length, and what fails moves from the digits to the `$` to the final carry."""
+    """Each change lifts the generalizable length; what fails moves from the digits to the `$` to the final carry."""
     claim(gen["plain"] < gen["bias"] < gen["pack"], "each change should lift the generalizable length (plain < bias "
           "< pack)", f"{gen['plain']}, {gen['bias']}, {gen['pack']}")
     claim(gen["pack"] <= gen["both"] == longest, f"both changes should hold up to the longest test ({longest} "

@@ -1,5 +1,4 @@
-"""Notebook 05, section 9: where the coupled relative bias puts its weight (the bias per ID difference, the attention
-on the keys with ID j - 1 and j, one sum in full), from loaded checkpoints."""
+"""Notebook 05, section 9: where the coupled relative bias puts its weight (ID j - 1 and j), from loaded checkpoints."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -102,7 +101,7 @@ def heaviest_key_offsets(weights: np.ndarray, ids: Sequence[int], queries: Seque
 
 
 def check_heaviest(sum_offsets: Sequence[int], carry_offsets: Sequence[int]) -> None:
-    """On one sum, all answer queries but one read ID - 1 in the digit-sum head; all but two ID + 0 in the carry head."""
+    """On one sum, all answer queries but one read ID - 1 in the digit-sum head, all but two ID + 0 in the carry one."""
     n = len(sum_offsets)
     hits_sum, hits_carry = sum(d == -1 for d in sum_offsets), sum(d == 0 for d in carry_offsets)
     claim(hits_sum >= n - 1, f"the digit-sum head's heaviest key should have ID(query) − 1 for at least {n - 1} of "

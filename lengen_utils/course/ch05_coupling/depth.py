@@ -1,5 +1,4 @@
-"""Notebook 05, section 6: depth (Cho et al. Figure 4), plain coupling with 1, 2 and 3 layers at the same budget
-(tags ``nb05`` and ``nb05-depth``; live exact matches on loaded checkpoints)."""
+"""Notebook 05, section 6: depth (Cho et al. Figure 4), plain coupling with 1, 2 and 3 layers at the same budget."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -35,8 +34,7 @@ def rows(depth: Mapping[int, Curves], seconds: Mapping[int, list[float]]) -> dic
 
 
 def check_curves(depth: Mapping[int, Curves], seconds: Mapping[int, list[float]], trained: int = 10) -> None:
-    """From the manifest: every depth masters the trained length and generalizes no further, the deepest keeps more
-    just past it, all are near zero at 30 digits, and a deeper step costs more time."""
+    """Manifest: every depth masters 1–10 and no more, the deepest keeps most at 15, none 30; deeper costs more."""
     band = {L: median_and_range(c) for L, c in depth.items()}
     for L, c in depth.items():
         claim(band[L][trained][1] >= 0.95, f"every seed with {layers(L)} should master {trained} digits (>= 95%)",

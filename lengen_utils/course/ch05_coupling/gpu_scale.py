@@ -1,5 +1,4 @@
-"""Notebook 05, "At paper scale": Cho et al.'s models at the paper's sizes, trained on a GPU (tag ``gpu``) and
-evaluated live here (:mod:`lengen_utils.course.common.paper_scale`); the papers' numbers are typed and labelled."""
+"""Notebook 05, "At paper scale": Cho et al.'s models at their size, trained on a GPU, evaluated live (paper_scale)."""
 from __future__ import annotations
 
 from ..common.claims import claim
@@ -24,20 +23,20 @@ NB05 = (COUPLED, NX2, MINESWEEPER, CHO_PLAIN)
 #: ``{recipe: ((trained length, bar, its name), ((length, bar, what every seed should do there, the fix), ...))}``
 REACH = {
     COUPLED.recipe: ((30, 0.99, "30 digits"), ((200, 0.95, "add 200-digit numbers (>= 95%, the paper's bar)",
-                                                "Then the paper-scale model does not reproduce Cho et al.'s result here."),)),
+                                                "Then the paper-scale model does not reproduce Cho et al.'s result "
+                                                "here."),)),
     NX2.recipe: ((40, 0.95, "40 digits"), ((80, 0.95, "multiply 80-digit numbers by 2 digits (>= 95% at 2x)", ""),
                                            (120, 0.80, "keep >= 80% at 120 digits (3x)", "Then the paper-scale N x 2 "
                                             "model does not generalize as far as Cho et al.'s."))),
-    MINESWEEPER.recipe: ((9, 0.95, "boards to 9 x 9"), ((12, 0.95, "solve 12 x 12 boards (>= 95%)", ""), (
-        14, 0.85, "keep >= 85% on 14 x 14 boards", "Then the paper-scale model does not reach Cho et al.'s width 14."))),
+    MINESWEEPER.recipe: ((9, 0.95, "boards to 9 x 9"), ((12, 0.95, "solve 12 x 12 boards (>= 95%)", ""), (14, 0.85,
+        "keep >= 85% on 14 x 14 boards", "Then the paper-scale model does not reach Cho et al.'s width 14."))),
     CHO_PLAIN.recipe: ((30, 0.99, "30 digits"), ((50, 0.90, "keep >= 90% at 50 digits",
                                                   "Then the published recipe does not hold even at 1.7x here."),)),
 }
 
 
 def check(lives: dict[str, dict[str, dict[int, float]]]) -> None:
-    """Live, every seed (``lives[recipe][entry]``): it masters its trained range, then clears each :data:`REACH`;
-    Cho's published recipe, at a fifth of its steps, does not yet reach 100 digits (the text says so)."""
+    """Live, every seed masters its range, then clears :data:`REACH`; Cho's recipe at 1/5 its steps misses 100."""
     for recipe, ((length, bar, words), reaches) in REACH.items():
         for name, points in lives[recipe].items():
             claim(points[length] >= bar, f"{name} should master its trained range ({words})", pct(points[length]),

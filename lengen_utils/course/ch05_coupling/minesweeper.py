@@ -1,5 +1,4 @@
-"""Notebook 05, section 8: the minesweeper generator (Cho et al. Section 6.2), the paper's recipe at our scale and ours
-(leaderboards ``nb05-2d-cho``, ``nb05-2d``; live evaluations); paper values labelled."""
+"""Notebook 05, section 8: the minesweeper generator (Cho et al. 6.2), the paper's recipe at our scale and ours."""
 from __future__ import annotations
 
 import math
@@ -29,8 +28,7 @@ def target_widths(trained_max: int) -> tuple[int, int]:
 
 
 def check_ids(example, ids, board) -> None:
-    """Cho's 2-D IDs: each input cell shares both IDs with its answer cell, ``=`` at (1, 1), ``$`` at (0, 0); and the
-    answer counts the mines around each cell."""
+    """Cho's 2-D IDs couple each input cell with its answer cell, ``=`` at (1, 1), ``$`` at (0, 0); answers count."""
     eq = example.tokens.index("=")
     claim(list(ids[1:eq]) == list(ids[eq + 1:-1]), "every input cell should share its (row, column) IDs with its "
           "answer cell", f"input {list(ids[1:eq])}, answer {list(ids[eq + 1:-1])}",
@@ -48,17 +46,16 @@ def check_ids(example, ids, board) -> None:
 def id_grid(board, ids) -> dict[str, dict[str, str]]:
     """The board in 2-D for a table: each cell "input → answer" under its (row ID, column ID)."""
     w = board.width
-    return {f"row ID {ids[1 + r * w][0]}": {f"column ID {ids[1 + c][1]}": f"{board.cells[r][c]} → {board.answer[r][c]}"
-                                           for c in range(w)} for r in range(board.height)}
+    return {f"row ID {ids[1 + r * w][0]}": {f"column ID {ids[1 + c][1]}": f"{cell} → {board.answer[r][c]}"
+                                           for c, cell in enumerate(row)} for r, row in enumerate(board.cells)}
 
 
 def id_rows(example, channels: dict[str, list]) -> tuple[dict[str, list[str]], dict[str, list]]:
-    """``(rows, colours)`` for :func:`~lengen_utils.course.plots.token_table`: the tokens, then each named
-    assignment's row and column ID per token."""
+    """``(rows, colours)`` for ``plots.token_table``: the tokens, then each assignment's row and column ID per token."""
     rows = {"token": list(example.tokens)}
     for name, ids in channels.items():
         rows |= {f"row ID, {name}": [str(i[0]) for i in ids], f"column ID, {name}": [str(i[1]) for i in ids]}
-    return rows, {"token": list(example.roles), **{k: [int(v) for v in vals] for k, vals in rows.items() if k != "token"}}
+    return rows, {"token": list(example.roles), **{k: list(map(int, v)) for k, v in rows.items() if k != "token"}}
 
 
 def check_row_start(split: dict[str, float], rect: dict[str, float]) -> None:
@@ -79,8 +76,8 @@ def _median(live: dict[str, dict[int, float]], method: str, width: int) -> float
 def check_cho_recipe(live: dict[str, dict[int, float]], trained_max: int, wider: int) -> None:
     """Live, every seed of the paper's recipe at our scale: masters the trained boards, fails wider ones; NoPE fails."""
     med_in, med_out = _median(live, CHO, trained_max), _median(live, CHO, wider)
-    claim(med_in >= 0.9, f"2-D coupling should (nearly) master the trained boards: median >= 90% at width {trained_max}",
-          pct(med_in))
+    claim(med_in >= 0.9, "2-D coupling should (nearly) master the trained boards: median >= 90% at width "
+          f"{trained_max}", pct(med_in))
     claim(med_out <= 0.2, f"at this scale Cho's IDs should fail at width {wider}, wider than any training board",
           pct(med_out), "If this passes now, the recipe generalizes: say so in the text.")
     nope = [em[trained_max] for em in of_recipe(live, CHO_NOPE)]
@@ -89,8 +86,7 @@ def check_cho_recipe(live: dict[str, dict[int, float]], trained_max: int, wider:
 
 
 def check_shared_table(board: dict, trained_max: int) -> None:
-    """From the leaderboard: one table for both channels (the paper's) does not master the widest trained boards, and
-    one table per channel beats it there by >= 30 points."""
+    """Leaderboard: one table for both channels (the paper's) misses the widest trained boards; one per channel wins."""
     shared, separate = (board["methods"][m]["lengths"][trained_max]["median"] for m in (CHO_SHARED, CHO))
     claim(shared < 0.9, f"one shared table should not master width {trained_max} at this budget (median < 90%)",
           pct(shared), "If it does, the shared table works at our scale too: update the text.")
@@ -99,11 +95,12 @@ def check_shared_table(board: dict, trained_max: int) -> None:
 
 
 def check_next_cell(live: dict[str, dict[int, float]], trained_max: int) -> None:
-    """Live, every seed: our recipe masters the trained boards and holds at 1.3x and 1.5x; NoPE fails in distribution."""
+    """Live, every seed: our recipe masters the trained boards and holds at 1.3x and 1.5x; NoPE fails in training."""
     w13, w15 = target_widths(trained_max)
     med = {w: _median(live, OURS, w) for w in (trained_max, w13, w15)}
-    claim(med[trained_max] >= 0.95, f"our recipe should master the trained boards (median >= 95% at width {trained_max})",
-          pct(med[trained_max]), "A model that fails in distribution says nothing about wider boards.")
+    claim(med[trained_max] >= 0.95, "our recipe should master the trained boards (median >= 95% at width "
+          f"{trained_max})", pct(med[trained_max]), "A model that fails in distribution says nothing about wider "
+          "boards.")
     claim(med[w13] >= 0.95, f"our recipe should keep a median >= 95% at width {w13} (1.3 x the widest training side)",
           pct(med[w13]))
     claim(med[w15] >= 0.85, f"our recipe should keep a median >= 85% at width {w15} (1.5 x the widest training side)",

@@ -1,5 +1,4 @@
-"""Notebook 05, section 7: N x 2 multiplication (Cho et al. Section 6.1), the paper's recipe at our scale and ours
-(leaderboards ``nb05-mul-cho``, ``nb05-mul-long``, ``nb05-mul``; live evaluations)."""
+"""Notebook 05, section 7: N x 2 multiplication (Cho et al. 6.1), the paper's recipe at our scale and ours."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,8 +9,8 @@ from ..notebook import pct
 from ...lab.leaderboard import leaderboard
 
 OURS = {1: "nb05-mulu-1l", 2: "nb05-mulu-2l"}
-LABELS = {"nb05-mul-1l": "plain coupling, 1 layer", "nb05-mul-2l": "plain coupling, 2 layers",
-          "nb05-mul-1l-long": "plain coupling, 1 layer, 3x steps", "nb05-mul-2l-long": "plain coupling, 2 layers, 3x steps",
+LABELS = {"nb05-mul-1l": "plain coupling, 1 layer", "nb05-mul-2l": "plain coupling, 2 layers", "nb05-mul-1l-long":
+          "plain coupling, 1 layer, 3x steps", "nb05-mul-2l-long": "plain coupling, 2 layers, 3x steps",
           OURS[1]: "our recipe, 1 layer", OURS[2]: "our recipe, 2 layers"}
 
 
@@ -31,8 +30,7 @@ def check_ids(example, ids) -> None:
 
 
 def check_cho_recipe(live: dict[str, dict[str, float]]) -> None:
-    """Live, seed 0 of each plain-coupling run: none masters 5 or 10 digits, the middle product digits stay near
-    chance, the units digit is learned."""
+    """Live, seed 0 of each plain-coupling run: no mastery, middle product digits near chance, units digit learned."""
     for label, r in live.items():
         claim(r["EM 5"] <= 0.05 and r["EM 10"] <= 0.05, f"{label} should not master the trained lengths at our scale",
               f"{pct(r['EM 5'])} at 5 digits, {pct(r['EM 10'])} at 10",
@@ -45,8 +43,7 @@ def check_cho_recipe(live: dict[str, dict[str, float]]) -> None:
 
 
 def check_ours(live: dict[str, dict[int, float]], trained: int) -> None:
-    """Live, every seed: 2 layers master the trained lengths and keep >= 95% at 2x and >= 80% at 3x (medians); one
-    layer at the same budget fails in distribution."""
+    """Live, every seed: 2 layers master 1–10 and keep 95% at 2x, 80% at 3x (medians); 1 layer fails in training."""
     med = {(L, n): float(np.median([em[n] for em in of_recipe(live, OURS[L])]))
            for L, n in ((2, trained), (2, 2 * trained), (2, 3 * trained), (1, trained))}
     claim(med[2, trained] >= 0.95, f"our 2-layer recipe should master {trained}-digit multiplicands (median >= 95%)",

@@ -1,5 +1,4 @@
-"""Notebook 05, "Do we need the table at all?": the flagship without its absolute table, to 1000 digits (tags
-``flagship-seeds``, ``nb05-reach``, ``flagship-minute``), and attention dilution, which the scalable softmax undoes."""
+"""Notebook 05, "Do we need the table at all?": the flagship without it, to 1000 digits, and attention dilution."""
 from __future__ import annotations
 
 import math

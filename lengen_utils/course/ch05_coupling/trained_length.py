@@ -1,5 +1,4 @@
-"""Notebook 05, section 4: trained against generalizable length (Cho et al. Figure 3) for our variant with IDs up to
-128, where its answers fail, and a sink for the final carry (``coupled_sink``; tags ``nb05-trained``, ``nb05-sink``)."""
+"""Notebook 05, section 4: trained vs generalizable length (Cho et al. Figure 3), and a sink for the final carry."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -45,12 +44,8 @@ def worst_digit(per_digit_at: Mapping[int, float], length: int) -> float:
 
 def digits_length(per_digit: Mapping[int, Mapping[int, float]], threshold: float = 0.95) -> int:
     """The longest tested length up to which every digit below the final carry is right > ``threshold`` of the time."""
-    best = 0
-    for n, acc in sorted(per_digit.items()):
-        if worst_digit(acc, n) <= threshold:
-            break
-        best = n
-    return best
+    first_weak = min((n for n, acc in per_digit.items() if worst_digit(acc, n) <= threshold), default=float("inf"))
+    return max((n for n in per_digit if n < first_weak), default=0)
 
 
 def digits_lengths(fig3: Mapping[int, Curves], methods: Mapping[int, str] = OURS) -> dict[int, int]:
@@ -97,10 +92,10 @@ def check_figure3(gen3: Mapping[int, int], digits3: Mapping[int, int], longest: 
               "Then the digits, not only the end of the answer, limit the length.")
 
 
-def check_live(live3: Mapping[int, Mapping[int, float]], gen3: Mapping[int, int], digits3: Mapping[int, int] | None = None,
-               below: Mapping[int, float] | None = None, longest: int = 0, label: str = "") -> None:
-    """Live, one seed per trained length: it masters it, holds its generalizable length, and where the manifest says
-    the digits are right at the longest test, they are right live too."""
+def check_live(live3: Mapping[int, Mapping[int, float]], gen3: Mapping[int, int],
+               digits3: Mapping[int, int] | None = None, below: Mapping[int, float] | None = None, longest: int = 0,
+               label: str = "") -> None:
+    """Live, a seed per trained length: it masters it, holds its generalizable length, and its digits where claimed."""
     for k, live in live3.items():
         claim(live[k] >= 0.95, f"{label}trained on 1–{k}, the model should master {k} digits (>= 95%)", pct(live[k]))
         claim(live[gen3[k]] >= 0.85, f"{label}trained on 1–{k}, it should hold its generalizable length {gen3[k]} "

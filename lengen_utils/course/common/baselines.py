@@ -1,4 +1,4 @@
-"""The labels of notebook 05's baselines leaderboard (tag ``nb05-baselines``; recipes: ``ch05_coupling.recipes.BASELINES``),
+"""The labels of notebook 05's baselines leaderboard (tag ``nb05-baselines``, recipes ``ch05_coupling.recipes``),
 shared by notebook 05 (``ch05_coupling.baselines``), notebook 08's agenda and the coupling explorer widget."""
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ def target_widths(trained_max: int) -> tuple[int, int]:
 
 
 def check_ids(example, ids, board) -> None:
-    """Cho's 2-D IDs couple each input cell with its answer cell, ``=`` at (1, 1), ``$`` at (0, 0); answers count."""
+    """Cho's 2-D IDs tie each input cell to its answer cell, ``=`` at (1, 1), ``$`` at (0, 0); answers count mines."""
     eq = example.tokens.index("=")
     claim(list(ids[1:eq]) == list(ids[eq + 1:-1]), "every input cell should share its (row, column) IDs with its "
           "answer cell", f"input {list(ids[1:eq])}, answer {list(ids[eq + 1:-1])}",

@@ -94,6 +94,10 @@ def test_setup_reads_the_entry_and_records():
 
 # -- section 3: the ablation --------------------------------------------------------------------------
 
+COST = {"methods": {"nb05-pack": {"train_seconds": [170.0, 166.0, 174.0]},
+                    "nb05-both": {"train_seconds": [252.0, 292.0, 260.0]}}}
+
+
 def ablation_data():
     em = {"plain": {s: curve((1, 0.99, 0.5, 0.2, 0.05, 0.0, 0.0)) for s in range(3)},
           "bias": {s: curve((1, 1, 0.99, 0.97, 0.8, 0.3, 0.2 + 0.1 * s)) for s in range(3)},
@@ -110,37 +114,36 @@ def ablation_data():
 
 def test_check_changes_passes_and_names_the_failing_step():
     em, per, gen, bands = ablation_data()          # bias at 30: 31 x 0.005 wrong digits, 30% EM: 54.5% fail on `$`
-    coupling.check_changes(gen, em, per, bands, longest=40)
+    coupling.check_changes(gen, em, per, bands, longest=40, board=COST)
     with pytest.raises(ClaimFailed, match=r"each change should lift the generalizable length.*got 10, 10, 40"):
-        coupling.check_changes({**gen, "bias": 10}, em, per, bands, longest=40)
+        coupling.check_changes({**gen, "bias": 10}, em, per, bands, longest=40, board=COST)
     with pytest.raises(ClaimFailed, match="both changes should hold up to the longest test"):
-        coupling.check_changes({**gen, "both": 30, "pack": 30}, em, per, bands, longest=40)
+        coupling.check_changes({**gen, "both": 30, "pack": 30}, em, per, bands, longest=40, board=COST)
     bad = {**per, "bias": {s: {30: {k: 0.9 for k in range(31)}} for s in range(3)}}
     with pytest.raises(ClaimFailed, match="fail only on the closing `\\$`"):
-        coupling.check_changes(gen, em, bad, bands, longest=40)
+        coupling.check_changes(gen, em, bad, bands, longest=40, board=COST)
     bad = {**per, "pack": {**per["pack"], 2: {30: {k: 0.99 for k in range(31)}, 40: per["pack"][0][40]}}}
     with pytest.raises(ClaimFailed, match=r"with \+ packing the digits below the final carry should be right.*got 0\.300"):
-        coupling.check_changes(gen, em, bad, bands, longest=40)
+        coupling.check_changes(gen, em, bad, bands, longest=40, board=COST)
     with pytest.raises(ClaimFailed, match="the final carry right, yet exact match lost"):
-        coupling.check_changes(gen, {**em, "pack": {s: curve((1,) * 7) for s in range(3)}}, per, bands, longest=40)
+        coupling.check_changes(gen, {**em, "pack": {s: curve((1,) * 7) for s in range(3)}}, per, bands, longest=40,
+                               board=COST)
     with pytest.raises(ClaimFailed, match=r"final carry should account for nearly all of the loss.*seed 0: 7\.0%"):
         coupling.check_changes(gen, {**em, "both": {s: curve((1, 1, 1, 1, 1, 0.99, 0.9)) for s in range(3)}}, per,
-                               bands, longest=40)
+                               bands, longest=40, board=COST)
     with pytest.raises(ClaimFailed, match="not be separated by three seeds"):
-        coupling.check_changes(gen, em, per, {**bands, "pack": {n: (1.0, 1.0, 1.0) for n in (30, 40)}}, longest=40)
+        coupling.check_changes(gen, em, per, {**bands, "pack": {n: (1.0, 1.0, 1.0) for n in (30, 40)}}, longest=40,
+                               board=COST)
 
 
-def test_end_rows_and_check_cost():
-    em, per, _, _ = ablation_data()
+def test_end_rows_and_the_cost_of_a_step():
+    em, per, gen, bands = ablation_data()
     rows = coupling.end_rows(em, per)
     assert rows["+ packing, seed 0"] == {"EM 30": 0.9, "wrong digits 30": "0.003", "final carry 30": 0.9999,
                                          "EM 40": 0.96, "wrong digits 40": "0.004", "final carry 40": 0.9999}
-    board = {"methods": {"nb05-pack": {"train_seconds": [170.0, 166.0, 174.0]},
-                         "nb05-both": {"train_seconds": [252.0, 292.0, 260.0]}}}
-    coupling.check_cost(board)
-    board["methods"]["nb05-pack"]["train_seconds"] = [300.0]
+    slow = {"methods": {**COST["methods"], "nb05-pack": {"train_seconds": [300.0]}}}
     with pytest.raises(ClaimFailed, match=r"packing alone should train faster.*got 300 s against 260 s"):
-        coupling.check_cost(board)
+        coupling.check_changes(gen, em, per, bands, longest=40, board=slow)
 
 
 def test_check_live():

@@ -115,8 +115,9 @@ def end_rows(em: Mapping[str, Curves], per: PerDigit, lengths=(30, 40)) -> dict[
 
 
 def check_changes(gen: Mapping[str, int], em: Mapping[str, Curves], per: PerDigit, band: Mapping[str, Band],
-                  longest: int) -> None:
-    """Each change lifts the generalizable length; what fails moves from the digits to the `$` to the final carry."""
+                  longest: int, board: dict) -> None:
+    """Each change lifts the generalizable length; what fails moves from the digits to the `$` to the final carry;
+    packing alone and both are not separated, and a step without the bias is cheaper (``board``: the leaderboard)."""
     claim(gen["plain"] < gen["bias"] < gen["pack"], "each change should lift the generalizable length (plain < bias "
           "< pack)", f"{gen['plain']}, {gen['bias']}, {gen['pack']}")
     claim(gen["pack"] <= gen["both"] == longest, f"both changes should hold up to the longest test ({longest} "
@@ -138,10 +139,6 @@ def check_changes(gen: Mapping[str, int], em: Mapping[str, Curves], per: PerDigi
              for m, o in (("pack", "both"), ("both", "pack"))}
     claim(all(ahead.values()), "packing alone and both should not be separated by three seeds (each ahead in a "
           "median or a worst seed at 30 or 40 digits)", f"ahead somewhere: {ahead}")
-
-
-def check_cost(board: dict) -> None:
-    """A step without the bias is cheaper: packing alone trains faster than both (median seconds, manifest)."""
     sec = {m: float(np.median(board["methods"][ABLATION.id(m)]["train_seconds"])) for m in ("pack", "both")}
     claim(sec["pack"] < sec["both"], "packing alone should train faster than both changes (median seconds)",
           f"{sec['pack']:.0f} s against {sec['both']:.0f} s")

@@ -1,5 +1,5 @@
-"""Notebook 05 sections 1-4's measures and claim checks (lengen_utils.course.ch05_coupling: coupling, ablation,
-trained_length, sink; and common.seeds), on planted numbers; the manifest readers on the repository's zoo."""
+"""Notebook 05 sections 1-4's measures and claim checks (lengen_utils.course.ch05_coupling: coupling,
+trained_length; and common.seeds), on planted numbers; the manifest readers on the repository's zoo."""
 from __future__ import annotations
 
 import matplotlib
@@ -10,7 +10,7 @@ from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.core.formats import encode
 from lengen_utils.core.positions import PositionScheme
 from lengen_utils.core.problems import Problem
-from lengen_utils.course.ch05_coupling import ablation, coupling, sink, trained_length
+from lengen_utils.course.ch05_coupling import coupling, trained_length
 from lengen_utils.course.common import seeds
 from lengen_utils.core.tasks import TaskConfig
 
@@ -94,6 +94,10 @@ def test_setup_reads_the_entry_and_records():
 
 # -- section 3: the ablation --------------------------------------------------------------------------
 
+COST = {"methods": {"nb05-pack": {"train_seconds": [170.0, 166.0, 174.0]},
+                    "nb05-both": {"train_seconds": [252.0, 292.0, 260.0]}}}
+
+
 def ablation_data():
     em = {"plain": {s: curve((1, 0.99, 0.5, 0.2, 0.05, 0.0, 0.0)) for s in range(3)},
           "bias": {s: curve((1, 1, 0.99, 0.97, 0.8, 0.3, 0.2 + 0.1 * s)) for s in range(3)},
@@ -110,56 +114,61 @@ def ablation_data():
 
 def test_check_changes_passes_and_names_the_failing_step():
     em, per, gen, bands = ablation_data()          # bias at 30: 31 x 0.005 wrong digits, 30% EM: 54.5% fail on `$`
-    ablation.check_changes(gen, em, per, bands, longest=40)
+    coupling.check_changes(gen, em, per, bands, longest=40, board=COST)
     with pytest.raises(ClaimFailed, match=r"each change should lift the generalizable length.*got 10, 10, 40"):
-        ablation.check_changes({**gen, "bias": 10}, em, per, bands, longest=40)
+        coupling.check_changes({**gen, "bias": 10}, em, per, bands, longest=40, board=COST)
     with pytest.raises(ClaimFailed, match="both changes should hold up to the longest test"):
-        ablation.check_changes({**gen, "both": 30, "pack": 30}, em, per, bands, longest=40)
+        coupling.check_changes({**gen, "both": 30, "pack": 30}, em, per, bands, longest=40, board=COST)
     bad = {**per, "bias": {s: {30: {k: 0.9 for k in range(31)}} for s in range(3)}}
     with pytest.raises(ClaimFailed, match="fail only on the closing `\\$`"):
-        ablation.check_changes(gen, em, bad, bands, longest=40)
+        coupling.check_changes(gen, em, bad, bands, longest=40, board=COST)
     bad = {**per, "pack": {**per["pack"], 2: {30: {k: 0.99 for k in range(31)}, 40: per["pack"][0][40]}}}
     with pytest.raises(ClaimFailed, match=r"with \+ packing the digits below the final carry should be right.*got 0\.300"):
-        ablation.check_changes(gen, em, bad, bands, longest=40)
+        coupling.check_changes(gen, em, bad, bands, longest=40, board=COST)
     with pytest.raises(ClaimFailed, match="the final carry right, yet exact match lost"):
-        ablation.check_changes(gen, {**em, "pack": {s: curve((1,) * 7) for s in range(3)}}, per, bands, longest=40)
+        coupling.check_changes(gen, {**em, "pack": {s: curve((1,) * 7) for s in range(3)}}, per, bands, longest=40,
+                               board=COST)
     with pytest.raises(ClaimFailed, match=r"final carry should account for nearly all of the loss.*seed 0: 7\.0%"):
-        ablation.check_changes(gen, {**em, "both": {s: curve((1, 1, 1, 1, 1, 0.99, 0.9)) for s in range(3)}}, per,
-                               bands, longest=40)
+        coupling.check_changes(gen, {**em, "both": {s: curve((1, 1, 1, 1, 1, 0.99, 0.9)) for s in range(3)}}, per,
+                               bands, longest=40, board=COST)
     with pytest.raises(ClaimFailed, match="not be separated by three seeds"):
-        ablation.check_changes(gen, em, per, {**bands, "pack": {n: (1.0, 1.0, 1.0) for n in (30, 40)}}, longest=40)
+        coupling.check_changes(gen, em, per, {**bands, "pack": {n: (1.0, 1.0, 1.0) for n in (30, 40)}}, longest=40,
+                               board=COST)
 
 
-def test_end_rows_and_check_cost():
-    em, per, _, _ = ablation_data()
-    rows = ablation.end_rows(em, per)
+def test_end_rows_and_the_cost_of_a_step():
+    em, per, gen, bands = ablation_data()
+    rows = coupling.end_rows(em, per)
     assert rows["+ packing, seed 0"] == {"EM 30": 0.9, "wrong digits 30": "0.003", "final carry 30": 0.9999,
                                          "EM 40": 0.96, "wrong digits 40": "0.004", "final carry 40": 0.9999}
-    board = {"methods": {"nb05-pack": {"train_seconds": [170.0, 166.0, 174.0]},
-                         "nb05-both": {"train_seconds": [252.0, 292.0, 260.0]}}}
-    ablation.check_cost(board)
-    board["methods"]["nb05-pack"]["train_seconds"] = [300.0]
+    slow = {"methods": {**COST["methods"], "nb05-pack": {"train_seconds": [300.0]}}}
     with pytest.raises(ClaimFailed, match=r"packing alone should train faster.*got 300 s against 260 s"):
-        ablation.check_cost(board)
+        coupling.check_changes(gen, em, per, bands, longest=40, board=slow)
 
 
 def test_check_live():
     good = {"plain": {10: 1.0, 30: 0.0}, "both": {10: 1.0, 30: 0.98}}
-    ablation.check_live(good)
+    coupling.check_live(good)
     with pytest.raises(ClaimFailed, match=r"plain coupling should fail at 30 digits.*got 80\.0%"):
-        ablation.check_live({**good, "plain": {10: 1.0, 30: 0.8}})
+        coupling.check_live({**good, "plain": {10: 1.0, 30: 0.8}})
     with pytest.raises(ClaimFailed, match=r"both changes should hold at 30 digits.*got 50\.0%"):
-        ablation.check_live({**good, "both": {10: 1.0, 30: 0.5}})
+        coupling.check_live({**good, "both": {10: 1.0, 30: 0.5}})
+
+
+def test_curves_read_the_ablation_from_the_manifest():
+    em, per = coupling.curves()
+    assert set(em) == set(coupling.METHODS) and set(per) == {"bias", "pack", "both"}
+    assert set(em["plain"]) == {0, 1, 2} and set(per["both"][0]) == set(em["both"][0])
 
 
 def test_check_board_compares_the_generalizable_lengths():
     board = {"missing": [], "methods": {f"nb05-{m}": {"generalizable_length": g} for m, g in
                                         {"plain": 10, "bias": 20}.items()}}
-    ablation.check_board(board, {"plain": 10, "bias": 20})
+    coupling.check_board(board, {"plain": 10, "bias": 20})
     with pytest.raises(ClaimFailed, match=r"\+ relative bias the generalizable length computed above \(25\); got 20"):
-        ablation.check_board(board, {"plain": 10, "bias": 25})
+        coupling.check_board(board, {"plain": 10, "bias": 25})
     with pytest.raises(ClaimFailed, match="every entry of the ablation should be built"):
-        ablation.check_board({**board, "missing": ["nb05-bias-s2"]}, {"plain": 10})
+        coupling.check_board({**board, "missing": ["nb05-bias-s2"]}, {"plain": 10})
 
 
 # -- section 4: trained length, the sink ---------------------------------------------------------------
@@ -206,20 +215,20 @@ def test_curves_refuse_when_nothing_is_built_and_the_figure_meets_the_standard()
 
 
 def test_sink_checks_and_texts():
-    sink.check_start({1: 0.95, 2: 0.1, 5: 0.0})
+    trained_length.check_start({1: 0.95, 2: 0.1, 5: 0.0})
     with pytest.raises(ClaimFailed, match=r"at any other start it should fail.*got 60\.0% from 2"):
-        sink.check_start({1: 0.95, 2: 0.6, 5: 0.0})
-    sink.check_live({"nb05-len10-s2": {40: 0.5, 70: 0.1}, "nb05-sink-s2": {40: 1.0, 70: 0.97}})
+        trained_length.check_start({1: 0.95, 2: 0.6, 5: 0.0})
+    trained_length.check_sink_live({"nb05-len10-s2": {40: 0.5, 70: 0.1}, "nb05-sink-s2": {40: 1.0, 70: 0.97}})
     with pytest.raises(ClaimFailed, match=r"with the sink, seed 2 should hold 70 digits.*got 70\.0%"):
-        sink.check_live({"nb05-len10-s2": {40: 0.5, 70: 0.1}, "nb05-sink-s2": {40: 1.0, 70: 0.7}})
-    sink.check_live3({5: {5: 1.0, 30: 0.9}}, {5: 30})
-    with pytest.raises(ClaimFailed, match="generalizable length 30"):
-        sink.check_live3({5: {5: 1.0, 30: 0.5}}, {5: 30})
-    sink.check_figure3({5: 5, 10: 40}, {5: 30, 10: 120}, 120)
+        trained_length.check_sink_live({"nb05-len10-s2": {40: 0.5, 70: 0.1}, "nb05-sink-s2": {40: 1.0, 70: 0.7}})
+    trained_length.check_live({5: {5: 1.0, 30: 0.9}}, {5: 30}, label="with the sink, ")
+    with pytest.raises(ClaimFailed, match="with the sink, trained on 1–5, it should hold its generalizable length 30"):
+        trained_length.check_live({5: {5: 1.0, 30: 0.5}}, {5: 30}, label="with the sink, ")
+    trained_length.check_sink_figure3({5: 5, 10: 40}, {5: 30, 10: 120}, 120)
     with pytest.raises(ClaimFailed, match=r"trained on 1–5, the sink should lift the generalizable length; got 5 against 5"):
-        sink.check_figure3({5: 5}, {5: 5}, 120)
+        trained_length.check_sink_figure3({5: 5}, {5: 5}, 120)
     with pytest.raises(ClaimFailed, match=r"trained on 1–10 with the sink.*longest test \(120\); got 100"):
-        sink.check_figure3({10: 40}, {10: 100}, 120)
+        trained_length.check_sink_figure3({10: 40}, {10: 100}, 120)
 
 
 def sink_boards(median70=0.99, worst40=0.95, without40=0.6, gen=120):
@@ -230,11 +239,11 @@ def sink_boards(median70=0.99, worst40=0.95, without40=0.6, gen=120):
 
 
 def test_sink_check_targets():
-    sink.check_targets(*sink_boards())
+    trained_length.check_targets(*sink_boards())
     with pytest.raises(ClaimFailed, match=r"median at 70 digits should reach 95% and the worst seed at 40 90%; got "
                                           r"median at 70 90\.0%, worst at 40 95\.0%"):
-        sink.check_targets(*sink_boards(median70=0.9))
+        trained_length.check_targets(*sink_boards(median70=0.9))
     with pytest.raises(ClaimFailed, match="without the sink the same recipe should miss both targets"):
-        sink.check_targets(*sink_boards(without40=0.95))
+        trained_length.check_targets(*sink_boards(without40=0.95))
     with pytest.raises(ClaimFailed, match=r"reach our longest test \(120 digits\); got 70"):
-        sink.check_targets(*sink_boards(gen=70))
+        trained_length.check_targets(*sink_boards(gen=70))

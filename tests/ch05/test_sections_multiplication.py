@@ -33,3 +33,16 @@ def test_check_cho_recipe_messages():
         mul.check_cho_recipe({"a": {**ok, "EM 5": 0.8}})
     with pytest.raises(ClaimFailed, match="units digit .* should be learned.*got 50.0%"):
         mul.check_cho_recipe({"a": {**ok, "units digit": 0.5}})
+
+
+def test_check_ids_asks_each_column_for_one_shared_id():
+    from lengen_utils.core.formats import encode
+    from lengen_utils.core.positions import PositionScheme
+    from lengen_utils.core.problems import Problem
+
+    ex = encode(Problem(653, 7, "*"), "cho", multiplier_digits=2)
+    ids = PositionScheme("coupled").assign(ex)
+    mul.check_ids(ex, ids)
+    units = [i for i in range(len(ex.tokens)) if ex.significance[i] == 0]
+    with pytest.raises(ClaimFailed, match="the three units digits .* should share one ID"):
+        mul.check_ids(ex, [i + 1 if n == units[0] else i for n, i in enumerate(ids)])

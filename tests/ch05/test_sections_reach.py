@@ -7,6 +7,7 @@ import pytest
 
 from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.course.ch05_coupling import reach
+from lengen_utils.lab.leaderboard import leaderboard
 from lengen_utils.lab.zoo import entry
 
 
@@ -108,4 +109,4 @@ def test_check_minute_passes_on_the_targets_and_names_each_failure():
 
 
 def test_check_minute_holds_on_the_recorded_seeds():
-    reach.check_minute(reach.minute_board(), reach.boards()[0])
+    reach.check_minute(leaderboard("flagship-minute"), leaderboard("flagship-seeds"))

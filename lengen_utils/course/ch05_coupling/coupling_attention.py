@@ -1,5 +1,4 @@
-"""Notebook 05, section 9: where the coupled relative bias puts its weight (the learned bias per ID difference, the
-attention mass on the keys with ID j - 1 and j, one sum in full), from loaded checkpoints."""
+"""Notebook 05, section 9: where the coupled relative bias puts its weight (ID j - 1 and j), from loaded checkpoints."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -15,14 +14,19 @@ from ..plots import check_figure, series_styles
 from ..plots.style import legend_below
 
 
-def bias_table(model) -> tuple[np.ndarray, np.ndarray]:
-    """``(d, bias)``: the clipped coupled-ID differences ``-K..K`` and the bias each head adds to its scores,
-    ``[heads, 2K + 1]``, read from the model's first :class:`RelativeScalarBias`."""
-    module = next((m for m in model.modules() if isinstance(m, RelativeScalarBias)), None)
-    if module is None:
+def relative_biases(model) -> list[tuple[int, np.ndarray]]:
+    """``(K, bias x scale)`` of every :class:`RelativeScalarBias` of ``model`` (clip K); refuses a model without one."""
+    found = [(m.max_distance, (m.bias * m.scale).detach().cpu().numpy()) for m in model.modules()
+             if isinstance(m, RelativeScalarBias)]
+    if not found:
         raise ValueError("this model has no relative bias (relative_bias=False)")
-    d = np.arange(-module.max_distance, module.max_distance + 1)
-    return d, (module.bias * module.scale).detach().cpu().numpy()
+    return found
+
+
+def bias_table(model) -> tuple[np.ndarray, np.ndarray]:
+    """``(d, bias)``: the coupled-ID differences ``-K..K`` and each head's bias ``[heads, 2K + 1]`` (first layer)."""
+    k, bias = relative_biases(model)[0]
+    return np.arange(-k, k + 1), bias
 
 
 def plot_bias(d: np.ndarray, bias: np.ndarray, title: str):
@@ -37,8 +41,7 @@ def plot_bias(d: np.ndarray, bias: np.ndarray, title: str):
            ylabel="learned bias (added to the score)", title=title)
     legend_below(ax)
     fig.tight_layout()
-    problems = check_figure(fig)
-    if problems:
+    if problems := check_figure(fig):
         raise ValueError(f"the bias plot breaks the course's figure standard: {problems}")
     return fig
 
@@ -54,14 +57,13 @@ def heights(bias: np.ndarray) -> np.ndarray:
 
 
 def peak_rows(d: np.ndarray, bias: np.ndarray) -> dict[str, dict[str, float]]:
-    """Per head: where its bias peaks, how far above the far bucket, and that height as a factor in attention weight."""
-    return {f"head {h}": {"peak at d": p, "above the far bucket": round(float(g), 1), "weight factor": round(float(np.exp(g)))}
-            for (h, p), g in zip(peaks(d, bias).items(), heights(bias))}
+    """Per head: where its bias peaks, how far above the far bucket, and that height as an attention-weight factor."""
+    return {f"head {h}": {"peak at d": p, "above the far bucket": round(float(g), 1), "weight factor":
+                          round(float(np.exp(g)))} for (h, p), g in zip(peaks(d, bias).items(), heights(bias))}
 
 
 def check_peaks(d: np.ndarray, bias: np.ndarray, min_height: float = 3.0) -> None:
-    """One head peaks at d = -1 (the digit sum) and another at d = 0 (the carry), as in Cho's construction, and every
-    peak stands at least ``min_height`` above the far bucket (a factor of e^3, about 20, in attention weight)."""
+    """One head peaks at d = -1 (digit sum), one at d = 0 (carry), as in Cho's adder, each >= e^3 above the rest."""
     found = set(peaks(d, bias).values())
     claim(found >= {-1, 0}, "the bias should give one head its peak at d = −1 (the digit-sum head) and one at d = 0 "
           "(the carry head)", "peaks at " + ", ".join(str(p) for p in sorted(found)),
@@ -76,21 +78,16 @@ def answer_queries(example) -> list[int]:
 
 
 def id_offset_mass(model, task, problems) -> dict[int, np.ndarray]:
-    """``{-1: mass per head, 0: mass per head}``: first-layer attention on the digits with ID j - 1 and j,
-    averaged over ``problems`` (all of one length) and over the answer-producing queries."""
+    """``{d: mass per head}``: first-layer attention on the digits with ID j + d (d = -1, 0), over answer queries."""
     weights, _ = mean_attention(model, task, problems)
     ex = task.example(problems[0])
     ids, queries = task.position_ids(ex), answer_queries(ex)
     return {d: attention_mass_by_id_offset(weights[0], ids, queries, d, ex.roles) for d in (-1, 0)}
 
 
-def best_heads(mass: Mapping[str, Mapping[int, np.ndarray]]) -> dict[str, tuple[float, float]]:
-    """``{method: (best head's mass at d = -1, best head's mass at d = 0)}``."""
-    return {m: (float(v[-1].max()), float(v[0].max())) for m, v in mass.items()}
-
-
-def check_mass(best: Mapping[str, tuple[float, float]]) -> None:
-    """Our variant's best heads put >= 80% where Cho's construction looks; plain coupling's put less."""
+def check_mass(mass: Mapping[str, Mapping[int, np.ndarray]]) -> None:
+    """Our variant's best heads put >= 80% where Cho's construction looks (ID j - 1 and j); plain coupling's less."""
+    best = {m: (float(v[-1].max()), float(v[0].max())) for m, v in mass.items()}
     claim(min(best["both"]) >= 0.8, "our variant's best heads should put at least 80% of their attention on ID j − 1 "
           "and on ID j", f"{pct(best['both'][0])} and {pct(best['both'][1])}")
     claim(max(best["plain"]) < min(best["both"]), "plain coupling's best heads should put less there than ours",
@@ -104,8 +101,7 @@ def heaviest_key_offsets(weights: np.ndarray, ids: Sequence[int], queries: Seque
 
 
 def check_heaviest(sum_offsets: Sequence[int], carry_offsets: Sequence[int]) -> None:
-    """On one sum, every answer-producing query (but the final carry's) reads ID - 1 with the digit-sum head, and
-    all but two read ID + 0 with the carry head."""
+    """On one sum, all answer queries but one read ID - 1 in the digit-sum head, all but two ID + 0 in the carry one."""
     n = len(sum_offsets)
     hits_sum, hits_carry = sum(d == -1 for d in sum_offsets), sum(d == 0 for d in carry_offsets)
     claim(hits_sum >= n - 1, f"the digit-sum head's heaviest key should have ID(query) − 1 for at least {n - 1} of "

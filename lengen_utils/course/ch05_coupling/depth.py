@@ -1,5 +1,4 @@
-"""Notebook 05, section 6: depth (Cho et al. Figure 4): plain coupling with 1, 2 and 3 layers at the same budget
-(manifest tags ``nb05`` and ``nb05-depth``; live exact matches on loaded checkpoints)."""
+"""Notebook 05, section 6: depth (Cho et al. Figure 4), plain coupling with 1, 2 and 3 layers at the same budget."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -7,47 +6,35 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..common.claims import claim
-from ...analysis.generalization import generalizable_length, median_and_range
-from ..notebook import pct
-from ...lab.zoo import manifest_record
 from ..common.seeds import Curves, built_entries, seed_curves
+from ..notebook import pct
+from ...analysis.generalization import generalizable_length, median_and_range
 
 #: layers -> method; the 1-layer runs are section 2's plain coupling
 METHODS = {1: "nb05-plain", 2: "nb05-plain-2l", 3: "nb05-plain-3l"}
 
 
 def layers(n: int) -> str:
+    """"1 layer", "2 layers", ..."""
     return f"{n} layer{'s' * (n > 1)}"
 
 
-def curves() -> dict[int, Curves]:
-    """``{layers: {seed: {length: EM}}}`` of the built seeds (a depth with none is left out)."""
-    return {L: c for L, c in ((L, seed_curves(m)) for L, m in METHODS.items()) if c}
-
-
-def entries(depth: Mapping[int, Curves]) -> dict[int, list[str]]:
-    return {L: [built_entries(METHODS[L])[s] for s in depth[L]] for L in depth}
-
-
-def train_seconds(depth: Mapping[int, Curves]) -> dict[int, list[float]]:
-    return {L: [manifest_record(n)["train_seconds"] for n in names] for L, names in entries(depth).items()}
+def curves() -> tuple[dict[int, Curves], dict[int, list[str]]]:
+    """``({layers: {seed: {length: EM}}}, {layers: entry names})`` of the built seeds (manifest); none: left out."""
+    depth = {L: c for L, c in ((L, seed_curves(m)) for L, m in METHODS.items()) if c}
+    return depth, {L: [built_entries(METHODS[L])[s] for s in c] for L, c in depth.items()}
 
 
 def rows(depth: Mapping[int, Curves], seconds: Mapping[int, list[float]]) -> dict[str, dict[str, str]]:
     """The depth table: "median [min–max]" per tested length, generalizable length, seeds, training times."""
-    out = {}
-    for L, c in depth.items():
-        band = median_and_range(c)
-        out[layers(L)] = {**{f"{n} dig": f"{100 * m:.1f} [{100 * lo:.1f}–{100 * hi:.1f}]" for n, (m, lo, hi) in band.items()},
-                          "gen. length": str(generalizable_length(c)), "seeds": str(len(c)),
-                          "train time": ", ".join(f"{t:.0f} s" for t in seconds[L])}
-    return out
+    return {layers(L): {**{f"{n} dig": f"{100 * m:.1f} [{100 * lo:.1f}–{100 * hi:.1f}]"
+                           for n, (m, lo, hi) in median_and_range(c).items()},
+                        "gen. length": str(generalizable_length(c)), "seeds": str(len(c)),
+                        "train time": ", ".join(f"{t:.0f} s" for t in seconds[L])} for L, c in depth.items()}
 
 
 def check_curves(depth: Mapping[int, Curves], seconds: Mapping[int, list[float]], trained: int = 10) -> None:
-    """From the manifest: every depth masters the trained length in every seed and generalizes no further; the
-    deepest keeps more than one layer just past it (median at 15 digits); at 30 digits every depth is near zero; a
-    deeper step costs more time."""
+    """Manifest: every depth masters 1–10 and no more, the deepest keeps most at 15, none 30; deeper costs more."""
     band = {L: median_and_range(c) for L, c in depth.items()}
     for L, c in depth.items():
         claim(band[L][trained][1] >= 0.95, f"every seed with {layers(L)} should master {trained} digits (>= 95%)",
@@ -59,8 +46,9 @@ def check_curves(depth: Mapping[int, Curves], seconds: Mapping[int, list[float]]
     deep = max(depth)
     claim(band[deep][15][0] > band[1][15][0], f"{layers(deep)} should keep more than 1 layer at 15 digits (median)",
           f"{pct(band[deep][15][0])} against {pct(band[1][15][0])}")
-    claim(np.median(seconds[deep]) > np.median(seconds[1]), f"a {deep}-layer step should cost more than a 1-layer "
-          "step (median training seconds)", f"{np.median(seconds[deep]):.0f} s against {np.median(seconds[1]):.0f} s")
+    sec = {L: np.median(seconds[L]) for L in (1, deep)}
+    claim(sec[deep] > sec[1], f"a {deep}-layer step should cost more than a 1-layer step (median training seconds)",
+          f"{sec[deep]:.0f} s against {sec[1]:.0f} s")
 
 
 def check_live(live: Mapping[int, Mapping[int, float]], trained: int = 10, far: int = 30) -> None:

@@ -1,28 +1,19 @@
-"""Notebook 05, "Do we need the table at all?": the flagship without its absolute table, to 1000 digits (manifest
-leaderboards ``flagship-seeds``, ``nb05-reach``, ``flagship-minute``; live evaluations). Attention dilution: a key
-whose logit is ``margin`` above each of ``n - 1`` others gets ``1 / (1 + (n - 1) e^-margin)`` of the weight; the
-scalable softmax multiplies the logits by ``s log n``, so ``s margin > 1`` keeps it up at every ``n``."""
+"""Notebook 05, "Do we need the table at all?": the flagship without it, to 1000 digits, and attention dilution."""
 from __future__ import annotations
 
 import math
 
 from ..common.claims import claim
-from ...lab.flagship_time import SHORT_UP_TO, TARGET_MEDIAN_1000, TARGET_SHORT, TARGET_WORST_500
-from ...lab.leaderboard import leaderboard
 from ..notebook import pct
+from ...lab.flagship_time import SHORT_UP_TO, TARGET_MEDIAN_1000, TARGET_SHORT, TARGET_WORST_500
 from ...lab.zoo import entry, entry_for
 
-SEEDS_TAG = "flagship-seeds"
-KNOB_TAG = "nb05-reach"
-OURS = "flagship-reach"
-MINUTE = "flagship-minute"          # the same decoder trained for time (tag of the same name): the retrain button's
+OURS, MINUTE = "flagship-reach", "flagship-minute"   # the one-minute recipe: the same decoder trained for time
 PACKS = {4: "nb05-reach-pack4", 8: "nb05-reach-pack8", 16: "nb05-reach-pack16"}
 
 
 def right_key_weight(margin: float, n: int, length_scale: float | None = None) -> float:
-    """The softmax weight of one key whose logit is ``margin`` above each of the other ``n - 1`` keys.
-
-    With ``length_scale = s`` the logits are first multiplied by ``s log n`` (the scalable softmax)."""
+    """The softmax weight of a key ``margin`` above each of ``n - 1`` others (logits x ``s log n`` if scaled)."""
     if n < 1:
         raise ValueError(f"n (keys the query sees) must be >= 1, got {n}")
     gap = margin if length_scale is None else margin * length_scale * math.log(n)
@@ -30,25 +21,21 @@ def right_key_weight(margin: float, n: int, length_scale: float | None = None) -
 
 
 def dilution_rows(margin: float, contexts: tuple[int, ...], length_scale: float) -> dict[str, dict[str, float]]:
-    """The right key's weight (:func:`right_key_weight`) with and without the scalable softmax, one row per
-    context size, ``{"140 keys": {"softmax": w, "scalable softmax": w'}}``; the scaled margin is chosen so that both
-    give the same weight at the first (training) context."""
-    train = contexts[0]
-    scaled_margin = margin / (length_scale * math.log(train))
+    """The right key's weight with and without the scalable softmax per context, equal at the first (training) one."""
+    scaled = margin / (length_scale * math.log(contexts[0]))
     return {f"{n:,} keys": {"softmax": right_key_weight(margin, n),
-                            "scalable softmax": right_key_weight(scaled_margin, n, length_scale)} for n in contexts}
+                            "scalable softmax": right_key_weight(scaled, n, length_scale)} for n in contexts}
 
 
-def boards() -> tuple[dict, dict]:
-    """The leaderboards of the flagship's 5 seeds without the table and of the pack/softmax knobs (manifest)."""
-    return leaderboard(SEEDS_TAG), leaderboard(KNOB_TAG)
+def knob_labels(knob_board: dict) -> dict[str, str]:
+    """``{method: label}`` of the built rows without the scalable softmax, by packing."""
+    return {m: f"no table, {p} problems per sequence" for p, m in PACKS.items() if m in knob_board["methods"]}
 
 
 def reach_curves(seeds_board: dict, knob_board: dict) -> dict[str, dict[int, float]]:
     """Median EM by operand length per recipe, labelled for the reach figure."""
     curves = {label: knob_board["methods"][m]["lengths"] for m, label in knob_labels(knob_board).items()}
-    if OURS in seeds_board["methods"]:
-        ours = seeds_board["methods"][OURS]
+    if ours := seeds_board["methods"].get(OURS):
         pack = entry(ours["entries"][0]).task.pack
         curves[f"no table, {pack} per sequence + scalable softmax (median of {len(ours['seeds'])} seeds)"] = \
             ours["lengths"]
@@ -64,8 +51,7 @@ def same_without(pack: int | None = None) -> str:
 
 
 def check_reach(live: dict[str, dict[int, float]], short: int, long: int) -> None:
-    """Live: the scalable-softmax flagship (``live[OURS]``) adds ``long``-digit numbers (>= 95%) and masters
-    ``short``; the same decoder without it (``live["plain"]``, same packing) does not reach ``long`` (<= 50%)."""
+    """Live: with the scalable softmax ``long`` digits hold and ``short`` are mastered; without it ``long`` fails."""
     ours, plain = live[OURS], live["plain"]
     claim(ours[short] >= 0.99, f"the flagship without its table should master {short}-digit sums",
           pct(ours[short]), "A model that fails in distribution says nothing about length.")
@@ -76,15 +62,8 @@ def check_reach(live: dict[str, dict[int, float]], short: int, long: int) -> Non
           "update the text.")
 
 
-def knob_labels(knob_board: dict) -> dict[str, str]:
-    """``{method: label}`` of the built rows of the figure without the scalable softmax, by packing."""
-    return {m: f"no table, {p} problems per sequence" for p, m in PACKS.items() if m in knob_board["methods"]}
-
-
 def check_boards(seeds_board: dict, knob_board: dict) -> None:
-    """From the manifest: the seeds without the table reach the flagship's targets (median at 1000 digits, every seed
-    at every length up to 100); without the scalable softmax more problems per sequence push the reach out (median at
-    500 never lower), yet none reaches 1000 digits (median < 50%)."""
+    """From the manifest: the seeds reach the flagship's targets; packing alone pushes the reach out, not to 1000."""
     ours = seeds_board["methods"][OURS]["lengths"]
     claim(ours[1000]["median"] >= TARGET_MEDIAN_1000, f"the flagship without its table should add 1000-digit "
           f"numbers (median >= {TARGET_MEDIAN_1000:.0%})", pct(ours[1000]["median"]))
@@ -99,15 +78,8 @@ def check_boards(seeds_board: dict, knob_board: dict) -> None:
           "If one does, packing alone carries the reach: update the text.")
 
 
-def minute_board() -> dict:
-    """The leaderboard of the one-minute recipe's seeds (tag ``flagship-minute``, manifest)."""
-    return leaderboard(MINUTE)
-
-
 def check_minute(minute: dict, seeds_board: dict) -> None:
-    """The one-minute recipe's reach targets (``bench flagship-time``'s), on its recorded seeds: the median at 1000
-    digits, the worst seed at 500 and at every length up to 100; and fewer training seconds than the 2,000-step
-    recipe's seeds."""
+    """The one-minute recipe meets ``bench flagship-time``'s reach targets and trains faster than the 2,000 steps."""
     m = minute["methods"][MINUTE]
     lengths = m["lengths"]
     claim(len(m["seeds"]) >= 5, "the one-minute recipe should be recorded for at least 5 seeds", str(len(m["seeds"])))

@@ -1,9 +1,5 @@
-"""Notebook 04, section 6: what the models look at, the positional maps of RPE and UPE trained with weight decay
-(Sabbaghi Figures 11 and 12, Appendix C.3), measured rather than eyeballed.
-
-Our offsets are key minus query: the paper's P_{-1} (the carry, one place less significant) is our p_{+1}.
-Measured numbers come from the loaded checkpoints' vectors the notebook passes in.
-"""
+"""Notebook 04, section 6: the positional maps of RPE and UPE trained with weight decay (Sabbaghi Figures 11 and 12,
+Appendix C.3), measured. Offsets are key minus query: the paper's P_{-1} (the carry) is our p_{+1}."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -15,8 +11,7 @@ from ...analysis.interpret import PositionalMaps, effective_offsets
 
 
 def map_stats(m: PositionalMaps, k: int, span: int) -> dict[int, dict]:
-    """Per layer: the three largest offsets, the share of the carry offsets p_+1..p_+k in the squared norms within
-    ``span`` of the query, and the effective number of offsets."""
+    """Per layer: the three largest offsets, the carry offsets' share of the squared norms, the effective offsets."""
     K = m.max_distance
     rows = {}
     for layer in range(len(m.p)):
@@ -30,9 +25,8 @@ def map_stats(m: PositionalMaps, k: int, span: int) -> dict[int, dict]:
 
 
 def measure(maps: Mapping[str, Sequence[PositionalMaps]], frame: int) -> dict:
-    """The 1-digit multiplier's maps of every seed (``maps["RPE"]``, ``maps["UPE"]``), in numbers: per label the
-    layers where p_+1 is the largest vector, the largest offset of every other layer, the effective offsets, and
-    the norm of p_{-(l+1)} (the multiplier seen from the units digit) against each layer's median norm."""
+    """Every seed's maps per label, in numbers: where p_+1 leads, the other layers' largest offsets, the effective
+    offsets, and the norm of p_{-(l+1)} (the multiplier seen from the units digit) against the layer's median."""
     n_layers = len(next(iter(maps.values()))[0].p)
     far = -(frame + 1)
 
@@ -55,8 +49,8 @@ def measure(maps: Mapping[str, Sequence[PositionalMaps]], frame: int) -> dict:
 
 
 def check_maps(stats: Mapping) -> None:
-    """p_+1 leads some layers, not all; the other layers' largest vectors are the next more significant digits or
-    far offsets; RPE keeps the multiplier's offset alive, UPE's decays; UPE is not less dispersed here."""
+    """p_+1 leads some layers, not all, the others p_-1, p_-2 or far; RPE's multiplier offset lives, UPE's decays;
+    UPE is not less dispersed."""
     carry, layers = stats["carry"], stats["layers"]
     claim(all(0 < carry[k] < layers[k] for k in carry), "p_+1 should be the largest vector in some layers, not in all",
           f"{carry} of {layers}")
@@ -76,8 +70,7 @@ def check_maps(stats: Mapping) -> None:
 
 
 def summary_rows(stats: Mapping) -> dict[str, dict[str, str]]:
-    """Per encoding, from :func:`measure`: where p_+1 leads, the multiplier's offset against the layers' median
-    norm (largest over layers and seeds), and the median effective number of offsets."""
+    """Per encoding, from :func:`measure`: where p_+1 leads, the multiplier offset's norm, the effective offsets."""
     return {label: {"layers where p_+1 is the largest": f"{stats['carry'][label]} of {stats['layers'][label]}",
                     f"norm of p_{stats['far']} / the layer's median, largest": f"{max(v / t for v, t in far):.3f}",
                     "effective offsets, median": f"{np.median(stats['effective'][label]):.1f}"}

@@ -218,7 +218,7 @@ def test_measure_summary_and_check_maps():
     peaked = {**maps, "UPE": [fake_map(1, 1e-4, spread=0.01), fake_map(-2, 1e-4, spread=0.01)]}
     with pytest.raises(ClaimFailed, match="not be less dispersed"):
         upe_maps.check_maps(upe_maps.measure(peaked, 16))
-    layer = upe_maps.map_stats(fake_map(1, 1.0), 1, 17)
+    layer = upe_maps.map_stats(fake_map(1, 1.0), 17)
     assert layer[1]["largest offsets"].startswith("+1") and layer[1]["share of p_+1"] > 0.3
 
 

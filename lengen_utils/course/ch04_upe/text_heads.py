@@ -13,6 +13,7 @@ from ..common.claims import claim
 from ..notebook import pct
 from .upe_m1 import recipe
 
+
 def setup_rows(names_by_label: Mapping[str, Sequence[str]]) -> dict[str, dict[str, str]]:
     """:func:`~.upe_m1.recipe` of each label's seeds, with its arithmetic heads, words per gap and longest input."""
     rows = {}

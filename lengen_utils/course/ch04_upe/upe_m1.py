@@ -75,8 +75,7 @@ def recipe(names: Sequence[str]) -> dict[str, str]:
 
 
 def check_m1m2(live: Live, trained: int, reach: int = 15) -> None:
-    """Live: every seed masters ``trained`` digits; M1: APE fails, RPE declines; M2: UPE stays far above RPE; and
-    UPE too falls short at ``reach`` digits (medians over seeds)."""
+    """Live: every seed masters ``trained`` digits; M1: APE fails, RPE declines; M2: UPE far above; UPE short at 3x."""
     worst = min(c[trained] for runs in live.values() for c in runs.values())
     claim(worst >= 0.95, f"every model should master {trained}-digit multiplicands (worst seed >= 95%)", pct(worst),
           MASTERY)
@@ -94,8 +93,7 @@ def check_m1m2(live: Live, trained: int, reach: int = 15) -> None:
 
 
 def decline_row(model: Transformer, task: Task, length: int, n: int) -> dict[str, float]:
-    """Live EM at ``length`` digits over all problems, the ``× 1`` copies, those with <= 1 carry level, and the
-    units digit's accuracy."""
+    """Live EM at ``length`` digits: all problems, the ``× 1`` copies, <= 1 carry level; the units digit's accuracy."""
     probs = task.eval_problems(length, n, seed=LIVE_SEED)
     ok, got = exact_match_per_problem(model, task, probs), predict(model, task, probs)
     times1 = np.array([p.b == 1 for p in probs])
@@ -168,8 +166,7 @@ def _median(live: Mapping[str, Mapping[int, float]], method: str, length: int) -
 
 
 def check_window(live: Mapping[str, Mapping[int, float]], trained: int, headline: int) -> None:
-    """Live: all three recipes master 1..``trained`` digits; UPE + window keeps >= 90% at ``headline`` digits; UPE
-    without it and RPE with it stay far below (medians over seeds)."""
+    """Live: all three master 1..``trained`` digits; UPE + window >= 90% at ``headline``, the others far below."""
     for method, label in LABELS.items():
         inside = min(_median(live, method, n) for n in range(1, trained + 1))
         claim(inside >= 0.95, f"{label} should master 1-{trained} digit multiplicands (median >= 95% at each)",
@@ -187,8 +184,7 @@ def check_window(live: Mapping[str, Mapping[int, float]], trained: int, headline
 
 
 def check_protocol(board: dict, headline: int) -> None:
-    """Manifest: under the paper's protocol UPE masters 5 digits and stays below 50% at ``headline``; with the
-    window, >= 90% (medians)."""
+    """Manifest: the paper's protocol masters 5 digits, is below 50% at ``headline``; with the window >= 90%."""
     selected = board["methods"][UPE_PAPER]["lengths"]
     claim(selected[5]["median"] >= 0.95, "UPE under the paper's protocol should master 5 digits (median >= 95%)",
           pct(selected[5]["median"]), MASTERY)
@@ -217,8 +213,7 @@ SHIFTED = {APE: "nb04-ape-shift-m1", RPE: "nb04-rpe-shift-m1", UPE: "nb04-upe-sh
 
 
 def check_m3(med: Mapping[str, Mapping[int, float]], in_distribution: Mapping[str, float], trained: int = 5) -> None:
-    """Live: every augmented model masters 1..``trained`` digits; M3 holds for RPE, not for APE at our scale (which
-    pays a little in distribution); UPE + shift leads at 15 digits (medians)."""
+    """Live: all master 1..``trained``; M3 holds for RPE, not for APE at our scale; UPE + shift leads at 15 digits."""
     worst = min(in_distribution.values())
     claim(worst >= 0.95, "every augmented model should master 1 to 5 digits (mean EM >= 95%)", pct(worst), MASTERY)
     ape, rpe, upe0, ours = med[APE], med[RPE], med[UPE0], med[UPE]

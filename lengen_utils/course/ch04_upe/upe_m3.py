@@ -87,8 +87,7 @@ def site_groups(sites: Sites, length: int) -> dict[str, float]:
 
 
 def check_sites(sites: Sites, control_tens: float | None = None) -> None:
-    """The two lowest answer digits are right, the middle ones not, alike at every length; without the curriculum
-    (``control_tens``) even the tens digit is shaky."""
+    """The two lowest digits right, the middle ones not, alike at every length; without curriculum a shaky tens."""
     for length in sorted(sites):
         g = site_groups(sites, length)
         claim(g["lowest two"] >= 0.95, f"at {length} digits the two lowest answer digits (one or two products, a "
@@ -186,8 +185,7 @@ def check_best(live: Live, others: Live, scores: Columns | None = None, trained:
 
 def check_rpe(live_rpe: Live, live_upe: Live, far: tuple[float, float] | None = None, trained: int = TRAINED,
               longer: int = 10) -> None:
-    """RPE at the same budget masters no more and is not clearly below UPE at ``longer`` digits; ``far``: the
-    recorded medians (UPE, RPE) further out, where UPE should keep more."""
+    """RPE at the same budget: not mastered, not clearly below UPE at ``longer``; further out (``far``) below it."""
     best, name = max((row[trained], n) for n, row in live_rpe.items())
     claim(best < MASTERED, f"no seed of {RPE_SAME} should master {trained}-digit multiplicands (the text says so)",
           f"{pct(best)} for {name}", "One does now: the length comparison with UPE becomes fair; update the section.")
@@ -257,7 +255,7 @@ UPE_M3 = PaperScale(
     paper="UPE with a 3-digit multiplier, trained on multiplicands of at most 5 digits, keeps about 90% of its "
           "in-distribution accuracy at 16 digits (Sabbaghi et al., M2 and Figure 5b; 9 layers, d 768)")
 #: the same with the operator x hidden from every query (TaskConfig.mask_operator), and the one that sees x
-UPE_M3_MASKED = PaperScale(recipe="sabbaghi-upe-m3-9l-masked", live_lengths=(5, 14, 15, 16), live_n=200, paper=UPE_M3.paper)
+UPE_M3_MASKED = PaperScale("sabbaghi-upe-m3-9l-masked", live_lengths=(5, 14, 15, 16), live_n=200, paper=UPE_M3.paper)
 UPE_M3_SEEN = PaperScale(recipe="sabbaghi-upe-m3-9l", live_lengths=(5, 15, 16), live_n=200, paper=UPE_M3.paper)
 #: x hidden, three budgets: one seed stopped by the time bound, the schedule run to its end, 256 problems per step
 M2_RUNS = {"cut short by the time bound": "sabbaghi-upe-m3-9l-masked",
@@ -283,8 +281,7 @@ def check_upe_m3(cpu_median_at_5: float) -> None:
 
 
 def check_upe_masked(live_masked: Live, live_seen: Live) -> None:
-    """Live: the model that sees x collapses at 15 and 16 digits; with x hidden it keeps >= 40% there, and less than
-    80% of its 5-digit accuracy at 16."""
+    """Live: seeing x, the model collapses at 15-16 digits; with x hidden it keeps >= 40% there, < 80% retained."""
     for name, points in live_seen.items():
         for k in (15, 16):
             claim(points[k] < 0.15, f"{name}, which sees x, should collapse at {k} digits", pct(points[k]),
@@ -348,8 +345,7 @@ def m2_column_rows(recipe: str = M2_RUNS["schedule to its end, 256 per step"]) -
 
 
 def check_m2_target() -> None:
-    """GPU records: at 256 per step the median masters 5 digits and keeps :data:`M2_TARGET` at 16, at 128 it falls
-    short; in every seed of both the worst column at 16 digits is within 3 points of the worst at 5."""
+    """GPU records: 256 per step reaches :data:`M2_TARGET`, 128 does not; no answer column breaks with length."""
     big, annealed = M2_RUNS["schedule to its end, 256 per step"], M2_RUNS["schedule to its end, 128 per step"]
     ours, short = m2_medians(big), m2_medians(annealed)
     claim(ours["at5"] >= 0.95, f"{big} should master 5 digits (median >= 95%)", pct(ours["at5"]),

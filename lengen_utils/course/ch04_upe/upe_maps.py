@@ -10,47 +10,33 @@ from ..common.claims import claim
 from ...analysis.interpret import PositionalMaps, effective_offsets
 
 
-def map_stats(m: PositionalMaps, k: int, span: int) -> dict[int, dict]:
-    """Per layer: the three largest offsets, the carry offsets' share of the squared norms, the effective offsets."""
-    K = m.max_distance
+def map_stats(m: PositionalMaps, span: int) -> dict[int, dict]:
+    """Per layer: the three largest offsets, p_+1's share of the squared norms the effective offsets."""
     rows = {}
     for layer in range(len(m.p)):
-        norms = m.norms(layer)[K - span:K + span + 1]
-        sq = norms ** 2
-        share = "share of p_+1" if k == 1 else f"share of p_+1..p_+{k}"
+        norms = m.norms(layer)[m.max_distance - span:m.max_distance + span + 1]
         rows[layer + 1] = {"largest offsets": ", ".join(f"{d:+d}" for d in m.largest(layer, 3)),
-                           share: float(sum(sq[span + d] for d in range(1, k + 1)) / sq.sum()),
+                           "share of p_+1": float(norms[span + 1] ** 2 / (norms ** 2).sum()),
                            "effective offsets": round(effective_offsets(norms), 1)}
     return rows
 
 
 def measure(maps: Mapping[str, Sequence[PositionalMaps]], frame: int) -> dict:
-    """Every seed's maps per label, in numbers: where p_+1 leads, the other layers' largest offsets, the effective
-    offsets, and the norm of p_{-(l+1)} (the multiplier seen from the units digit) against the layer's median."""
-    n_layers = len(next(iter(maps.values()))[0].p)
+    """Every seed's maps in numbers: where p_+1 leads, the others' largest offsets, effective offsets, p_{-(l+1)}."""
     far = -(frame + 1)
-
-    def far_ratio(m: PositionalMaps, layer: int) -> tuple[float, float]:
-        norms = m.norms(layer)
-        return float(norms[m.max_distance + far]), float(np.median(norms))
-
-    return {
-        "far": far,
-        "carry": {label: sum(m.largest(layer, 1) == [1] for m in ms for layer in range(n_layers))
-                  for label, ms in maps.items()},
-        "layers": {label: n_layers * len(ms) for label, ms in maps.items()},
-        "others": [m.largest(layer, 1)[0] for ms in maps.values() for m in ms for layer in range(n_layers)
-                   if m.largest(layer, 1) != [1]],
-        "effective": {label: [row["effective offsets"] for m in ms for row in map_stats(m, 1, frame + 1).values()]
-                      for label, ms in maps.items()},
-        "far_norm": {label: [far_ratio(m, layer) for m in ms for layer in range(n_layers)] for label, ms in maps.items()},
-        "seeds": {label: len(ms) for label, ms in maps.items()},
-    }
+    layers = {label: [(m, layer) for m in ms for layer in range(len(m.p))] for label, ms in maps.items()}
+    return {"far": far, "layers": {label: len(ls) for label, ls in layers.items()},
+            "carry": {label: sum(m.largest(layer, 1) == [1] for m, layer in ls) for label, ls in layers.items()},
+            "others": [m.largest(layer, 1)[0] for ls in layers.values() for m, layer in ls
+                       if m.largest(layer, 1) != [1]],
+            "effective": {label: [row["effective offsets"] for m in ms for row in map_stats(m, frame + 1).values()]
+                          for label, ms in maps.items()},
+            "far_norm": {label: [(float(m.norms(layer)[m.max_distance + far]), float(np.median(m.norms(layer))))
+                                 for m, layer in ls] for label, ls in layers.items()}}
 
 
 def check_maps(stats: Mapping) -> None:
-    """p_+1 leads some layers, not all, the others p_-1, p_-2 or far; RPE's multiplier offset lives, UPE's decays;
-    UPE is not less dispersed."""
+    """p_+1 leads some layers; RPE's multiplier offset lives, UPE's decays; UPE is not less dispersed."""
     carry, layers = stats["carry"], stats["layers"]
     claim(all(0 < carry[k] < layers[k] for k in carry), "p_+1 should be the largest vector in some layers, not in all",
           f"{carry} of {layers}")

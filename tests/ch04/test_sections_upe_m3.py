@@ -111,9 +111,9 @@ def test_the_best_recipe_is_checked_against_the_bar_the_search_and_its_columns()
 def test_weakest_columns_and_the_manifest_tables():
     assert upe_m3.weakest_columns(planted_columns(digit=0.6)) == {
         "5 digits": {"weakest column s": "2", "right": 0.6}, "10 digits": {"weakest column s": "2", "right": 0.6}}
-    rows = upe_m3.seeds_table(recipes={"UPE": upe_m3.BEST, "RPE": upe_m3.RPE_SAME})
+    rows = upe_m3.seeds_rows({upe_m3.BEST: "UPE", upe_m3.RPE_SAME: "RPE"})
     assert rows["UPE"]["seeds"] == str(len(seeds(upe_m3.BEST))) and rows["RPE"]["seeds"] == str(len(seeds(upe_m3.RPE_SAME)))
-    assert list(upe_m3.seeds_table()) == list(upe_m3.PARTS)
+    assert list(upe_m3.seeds_rows()) == list(upe_m3.PARTS.values()) and "13 dig" in rows["RPE"]
     assert 0 < upe_m3.recorded_median(13, upe_m3.RPE_SAME) < upe_m3.recorded_median(13) < 1
 
 

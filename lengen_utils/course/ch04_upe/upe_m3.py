@@ -9,16 +9,16 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from ...analysis.complexity import exact_match_per_problem
-from ...analysis.generalization import median_and_range
 from ...core.constants import EVAL_SEED
 from ...core.evaluate import evaluate_lengths
 from ...core.evaluate.columns import ColumnScore
+from ...lab.leaderboard import leaderboard
 from ...lab.zoo import entry, entry_for, load, manifest_record, metrics, read_manifest, recipe_entries
 from ...lab.zoo.records import read_records
 from ..common.claims import claim
 from ..common.paper_scale import PaperScale, seeds as paper_seeds
 from ..notebook import pct
-from .upe_m1 import LIVE_SEED, TRAINED, seeds
+from .upe_m1 import LIVE_SEED, TRAINED, board_rows, seeds
 
 #: The search, in the order it was run: label -> (recipe, seed). Rows not built are left out.
 SEARCH = {label: entry_for(recipe, seed).name for label, (recipe, seed) in {
@@ -39,9 +39,9 @@ HEADS = {"no read-out": SEARCH["+ multiplier curriculum 1 → 2 → 3"], "carry 
 CONTROL = SEARCH["6 layers, d 128, window 3, l = 20"]        # no curriculum
 #: the best recipe (both read-outs, twice the steps), its two halves, and RPE with all of it (Figure 5a/5b)
 BEST = "nb04-upe-m3-f20-w3-long-cur-carry-prod"
-PARTS = {"both read-outs, twice the steps": BEST,
-         "both read-outs, half the steps": "nb04-upe-m3-f20-w3-big-cur-carry-prod",
-         "no read-out, twice the steps": "nb04-upe-m3-f20-w3-long-cur"}
+PARTS = {BEST: "both read-outs, twice the steps",
+         "nb04-upe-m3-f20-w3-big-cur-carry-prod": "both read-outs, half the steps",
+         "nb04-upe-m3-f20-w3-long-cur": "no read-out, twice the steps"}
 RPE_SAME = "nb04-rpe-m3-f20-w3-long-cur-carry-prod"
 MASTERED = 0.95                     # the fair-comparison bar at the longest trained length
 Live = Mapping[str, Mapping[int, float]]
@@ -137,19 +137,9 @@ def check_heads(live: Live, trained: int = TRAINED) -> None:
 
 
 # -- the best recipe on its seeds, and RPE at the same budget ---------------------------------------------------
-def _band(names: Iterable[str], lengths: Iterable[int]) -> dict[str, str]:
-    band = median_and_range({n: {k: v for k, v in metrics(n).items() if k in lengths} for n in names})
-    return {f"{n} dig": f"{pct(m)} ({pct(lo, 0)}-{pct(hi, 0)})" for n, (m, lo, hi) in band.items()}
-
-
-def seeds_table(lengths: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 8, 10, 13), recipes: Mapping[str, str] | None = None):
-    """Median (range) over the built seeds of each recipe (default :data:`PARTS`) and the training minutes."""
-    rows = {}
-    for label, recipe in (recipes or PARTS).items():
-        names = seeds(recipe)
-        t = [manifest_record(n)["train_seconds"] / 60 for n in names]
-        rows[label] = {"seeds": str(len(names)), "train min": f"{min(t):.0f}-{max(t):.0f}", **_band(names, lengths)}
-    return rows
+def seeds_rows(labels: Mapping[str, str] = PARTS, lengths: Iterable[int] = (1, 2, 3, 4, 5, 6, 8, 10, 13)) -> dict:
+    """Median [min–max] over the built seeds of each recipe ``{recipe: label}`` (leaderboard ``nb04-m3-search``)."""
+    return board_rows(leaderboard("nb04-m3-search"), labels, lengths)
 
 
 def recorded_median(length: int = TRAINED, recipe: str = BEST) -> float:
@@ -200,8 +190,8 @@ def check_rpe(live_rpe: Live, live_upe: Live, far: tuple[float, float] | None = 
 def curve_rows() -> dict[str, dict[str, float]]:
     """Seed 0's learning curve without read-outs and with both: EM at half the steps, near and at the end."""
     rows = {}
-    for label in ("no read-out, twice the steps", "both read-outs, twice the steps"):
-        c = manifest_record(seeds(PARTS[label])[0])["learning_curve"]
+    for recipe in ("nb04-upe-m3-f20-w3-long-cur", BEST):
+        label, c = PARTS[recipe], manifest_record(seeds(recipe)[0])["learning_curve"]
         half = len(c["em"]) // 2 - 1
         rows[f"{label}, seed 0 ({c['steps'][-1]:,} steps)"] = {
             "half the steps": c["em"][half], "two points before the end": c["em"][-3], "at the end": c["em"][-1]}

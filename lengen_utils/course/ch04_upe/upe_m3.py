@@ -1,6 +1,7 @@
 """Notebook 04, section 4: the 3-digit multiplier (Sabbaghi M2, Figure 5b). On a CPU: the search for a model that
 masters its trained range, where its errors sit (the carry or the column's own sum of partial products), the best
-recipe against RPE at the same budget, the drop at the full frame width; then at the paper's depth on a GPU."""
+recipe against RPE at the same budget, the drop at the full frame width; then at the paper's depth on a GPU.
+Answer digit s of ``a x b`` (units: s = 0) sums the partial products ``a_{s-r} b_r`` (r = 0, 1, 2) and a carry."""
 from __future__ import annotations
 
 import statistics

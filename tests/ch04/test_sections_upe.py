@@ -1,5 +1,5 @@
-"""Notebook 04's measures and claim checks (lengen_utils.course.ch04_upe: upe, upe_m1, upe_augmentation, upe_maps,
-text_heads, upe_summary) on planted numbers, each check shown holding and failing; the manifest readers on the
+"""Notebook 04's measures and claim checks (lengen_utils.course.ch04_upe: upe, upe_m1, upe_maps, text_heads,
+upe_summary) on planted numbers, each check shown holding and failing; the manifest readers on the
 repository's zoo."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from lengen_utils.analysis.interpret import PositionalMaps, VectorTable, vector_table
 from lengen_utils.core.problems import Problem
 from lengen_utils.core.tasks import Task
-from lengen_utils.course.ch04_upe import text_heads, upe, upe_augmentation as aug, upe_m1, upe_maps, upe_summary
+from lengen_utils.course.ch04_upe import text_heads, upe, upe_m1, upe_m3, upe_maps, upe_summary
 from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.lab import zoo
 
@@ -61,13 +61,13 @@ def live1(ape10=0.01, rpe8=0.2, upe8=0.8, upe15=0.0, worst=0.99) -> dict:
 
 
 def test_seeds_bands_medians_and_rows():
-    assert upe_m1.seeds("upe", 1) == ["nb04-upe-m1-s0", "nb04-upe-m1-s1", "nb04-upe-m1-s2"]
-    band = upe_m1.bands({"UPE": upe_m1.seeds("upe", 1), "none": []})
+    assert upe_m1.seeds("nb04-upe-m1") == ["nb04-upe-m1-s0", "nb04-upe-m1-s1", "nb04-upe-m1-s2"]
+    band = upe_m1.bands({"UPE": upe_m1.seeds("nb04-upe-m1"), "none": []})
     assert set(band) == {"UPE"} and band["UPE"][5][1] <= band["UPE"][5][0] <= band["UPE"][5][2]
     assert upe_m1.band_table({"x": {5: (0.5, 0.25, 1.0)}}, (5,)) == {"x": {"5 dig": "50.0 [25.0–100.0]"}}
     assert upe_m1.medians({"A": {"a": {5: 0.1}, "b": {5: 0.3}, "c": {5: 0.2}}}) == {"A": {5: 0.2}}
     assert upe_m1.em_rows({"a": {5: 0.5}}) == {"a": {"5 dig": 0.5}}
-    row = upe_m1.recipe(upe_m1.seeds("upe", 1))
+    row = upe_m1.recipe(upe_m1.seeds("nb04-upe-m1"))
     assert row["frame l"] == "16" and row["seeds"] == "3" and row["parameters"] == "111,984"
 
 
@@ -130,7 +130,7 @@ def test_check_window_passes_and_names_each_failure():
 
 
 def test_board_rows_and_protocol_check_on_the_manifest():
-    board = upe_m1.protocol_board()
+    board = upe_m1.window_board()
     rows = upe_m1.board_rows(board, upe_m1.PROTOCOL_LABELS, (5, 10, 15))
     assert len(rows) == 4 and all(set(r) == {"seeds", "budget", "train s", "5 dig", "10 dig", "15 dig"}
                                   for r in rows.values())
@@ -170,23 +170,23 @@ def test_check_explorer():
 # -- section 5 ----------------------------------------------------------------------------------------------
 
 def med5(rpe10=0.2, ape5=0.94, ape15=0.41, ours15=0.84):
-    return {aug.APE: {5: ape5, 10: 0.74, 15: ape15}, aug.RPE: {5: 0.99, 10: rpe10, 15: 0.0},
-            aug.UPE0: {5: 0.993, 10: 0.52, 15: 0.003}, aug.UPE: {5: 0.993, 10: 0.957, 15: ours15}}
+    return {upe_m1.APE: {5: ape5, 10: 0.74, 15: ape15}, upe_m1.RPE: {5: 0.99, 10: rpe10, 15: 0.0},
+            upe_m1.UPE0: {5: 0.993, 10: 0.52, 15: 0.003}, upe_m1.UPE: {5: 0.993, 10: 0.957, 15: ours15}}
 
 
 def test_check_m3_augmentation():
     inside = {"a": 0.98, "b": 0.99}
-    aug.check_m3(med5(), inside)
+    upe_m1.check_m3(med5(), inside)
     with pytest.raises(ClaimFailed, match=r"should master 1 to 5 digits.*got 90\.0%"):
-        aug.check_m3(med5(), {"a": 0.9})
+        upe_m1.check_m3(med5(), {"a": 0.9})
     with pytest.raises(ClaimFailed, match=r"M3 for RPE.*got 45\.0% vs 52\.0%"):
-        aug.check_m3(med5(rpe10=0.45), inside)
+        upe_m1.check_m3(med5(rpe10=0.45), inside)
     with pytest.raises(ClaimFailed, match=r"augmented APE should beat.*0\.3% at 15"):
-        aug.check_m3(med5(ape15=0.1), inside)
+        upe_m1.check_m3(med5(ape15=0.1), inside)
     with pytest.raises(ClaimFailed, match=r"pay a little in distribution.*got 99\.5% vs at least 99\.0%"):
-        aug.check_m3(med5(ape5=0.995), inside)
+        upe_m1.check_m3(med5(ape5=0.995), inside)
     with pytest.raises(ClaimFailed, match=r"UPE \+ shift should lead.*got 95\.7% at 10, 50\.0% at 15"):
-        aug.check_m3(med5(ours15=0.5), inside)
+        upe_m1.check_m3(med5(ours15=0.5), inside)
 
 
 # -- section 6 ----------------------------------------------------------------------------------------------
@@ -218,7 +218,7 @@ def test_measure_summary_and_check_maps():
     peaked = {**maps, "UPE": [fake_map(1, 1e-4, spread=0.01), fake_map(-2, 1e-4, spread=0.01)]}
     with pytest.raises(ClaimFailed, match="not be less dispersed"):
         upe_maps.check_maps(upe_maps.measure(peaked, 16))
-    layer = upe_maps.map_stats(fake_map(1, 1.0), 1, 17)
+    layer = upe_maps.map_stats(fake_map(1, 1.0), 17)
     assert layer[1]["largest offsets"].startswith("+1") and layer[1]["share of p_+1"] > 0.3
 
 
@@ -265,8 +265,7 @@ def test_text_attention_rows_and_check():
 
 
 def test_text_setup_rows_read_the_entries():
-    from lengen_utils.course.ch04_upe.text_heads import nb04t_name
-    rows = text_heads.setup_rows({"text": [nb04t_name("text", s) for s in (0, 1, 2)]})
+    rows = text_heads.setup_rows({"text": upe_m1.seeds("nb04-text-add")})
     assert rows["text"]["arithmetic heads"] == "2 of 4" and rows["text"]["seeds"] == "3"
 
 
@@ -279,9 +278,8 @@ def window_board() -> dict:
 
 
 def test_claim_rows_carry_the_bands_the_maps_and_the_gpu_records():
-    from lengen_utils.course.common import paper_scale
     b = {label: {n: (v, v, v) for n in (8, 10, 15)} for label, v in
-         (("APE", 0.01), ("RPE", 0.1), ("UPE", 0.5), (aug.APE, 0.4), (aug.RPE, 0.2), (aug.UPE, 0.88))}
+         (("APE", 0.01), ("RPE", 0.1), ("UPE", 0.5), (upe_m1.APE, 0.4), (upe_m1.RPE, 0.2), (upe_m1.UPE, 0.88))}
     maps = {"carry": {"RPE": 3, "UPE": 2}, "layers": {"RPE": 9, "UPE": 9}, "effective": {"RPE": [16.0], "UPE": [19.0]}}
     rows = upe_summary.claim_rows(b, {}, b, maps, window_board(), 15)
     ours = {k: r["ours (median over seeds)"] for k, r in rows.items()}
@@ -290,7 +288,7 @@ def test_claim_rows_carry_the_bands_the_maps_and_the_gpu_records():
     assert ours["maps: UPE less dispersed"] == "19.0 vs 16.0 effective offsets"
     rows = upe_summary.claim_rows(b, {"x": {5: 0.054}, "y": {5: 0.0}}, b, maps, window_board(), 15)
     assert rows["M2: UPE, 3-digit multiplier (CPU)"]["ours (median over seeds)"].startswith("best of the search 5.4%")
-    recs = [r["metrics"]["em"] for r in paper_scale.m2_records(paper_scale.M2_RUNS[
+    recs = [r["metrics"]["em"] for r in upe_m3.m2_records(upe_m3.M2_RUNS[
         "schedule to its end, 256 per step"]).values()]
     kept = float(np.median([em["16"] / em["5"] for em in recs]))
     assert rows["M2 at the paper's depth (GPU, × hidden, 256 per step)"]["ours (median over seeds)"].startswith(

@@ -1,9 +1,12 @@
 """Notebook 04, section 4 (the 3-digit multiplier): the search, the error sites, the carry split, the best recipe
-against RPE and the full frame, each claim shown holding and failing on planted data."""
+against RPE, the full frame, and the paper-scale models trained on a GPU, each claim shown holding and failing on
+planted data or on the records."""
 import pytest
 
 from lengen_utils.core.evaluate.columns import ColumnScore
 from lengen_utils.course.ch04_upe import upe_m3
+from lengen_utils.course.ch04_upe.upe_m1 import seeds
+from lengen_utils.course.common.paper_scale import recorded
 from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.lab.zoo import entry
 
@@ -108,9 +111,9 @@ def test_the_best_recipe_is_checked_against_the_bar_the_search_and_its_columns()
 def test_weakest_columns_and_the_manifest_tables():
     assert upe_m3.weakest_columns(planted_columns(digit=0.6)) == {
         "5 digits": {"weakest column s": "2", "right": 0.6}, "10 digits": {"weakest column s": "2", "right": 0.6}}
-    rows = upe_m3.seeds_table(recipes={"UPE": upe_m3.BEST, "RPE": upe_m3.RPE_SAME})
-    assert rows["UPE"]["seeds"] == str(len(upe_m3.seeds())) and rows["RPE"]["seeds"] == str(len(upe_m3.seeds(upe_m3.RPE_SAME)))
-    assert list(upe_m3.seeds_table()) == list(upe_m3.PARTS)
+    rows = upe_m3.seeds_rows({upe_m3.BEST: "UPE", upe_m3.RPE_SAME: "RPE"})
+    assert rows["UPE"]["seeds"] == str(len(seeds(upe_m3.BEST))) and rows["RPE"]["seeds"] == str(len(seeds(upe_m3.RPE_SAME)))
+    assert list(upe_m3.seeds_rows()) == list(upe_m3.PARTS.values()) and "13 dig" in rows["RPE"]
     assert 0 < upe_m3.recorded_median(13, upe_m3.RPE_SAME) < upe_m3.recorded_median(13) < 1
 
 
@@ -161,3 +164,53 @@ def test_spill_table_splits_by_where_the_product_ends():
     rows = upe_m3.spill_table("nb04-upe-shift-m1-s0", (15, 16), 10)
     assert rows["nb04-upe-shift-m1-s0, 15 digits"]["EM, product past the frame"] is None   # 15 x 1 digits fits in 16
     assert 0 <= rows["nb04-upe-shift-m1-s0, 16 digits"]["share of products past the frame"] <= 1
+
+
+# -- at the paper's depth, on a GPU ---------------------------------------------------------------------------------
+
+def test_the_3_digit_check_measures_the_recorded_test_set():
+    em5 = recorded(upe_m3.UPE_M3)["sabbaghi-upe-m3-9l-s0"][5]
+    upe_m3.check_upe_m3(em5 - 0.05)                 # beats a lower CPU median, and is not mastered (< 95%)
+    with pytest.raises(ClaimFailed, match="CPU median"):
+        upe_m3.check_upe_m3(min(0.99, em5 + 0.01))
+
+
+def test_hiding_x_check_asks_for_the_collapse_then_its_removal_and_an_honest_retention():
+    seen, hidden = {"seen": {5: 0.93, 15: 0.03, 16: 0.0}}, {"hidden": {5: 0.9, 14: 0.7, 15: 0.65, 16: 0.6}}
+    upe_m3.check_upe_masked(hidden, seen)
+    assert upe_m3.retention(hidden["hidden"], 16) == pytest.approx(0.6 / 0.9)
+    with pytest.raises(ClaimFailed, match="sees x, should collapse at 15"):
+        upe_m3.check_upe_masked(hidden, {"seen": {5: 0.93, 15: 0.5, 16: 0.0}})
+    with pytest.raises(ClaimFailed, match="x hidden, should keep >= 40% at 16"):
+        upe_m3.check_upe_masked({"hidden": {5: 0.9, 15: 0.65, 16: 0.3}}, seen)
+    with pytest.raises(ClaimFailed, match="less than 80%"):
+        upe_m3.check_upe_masked({"hidden": {5: 0.9, 15: 0.85, 16: 0.85}}, seen)
+
+
+def _m2_record(em5: float, em16: float, worst5: float = 0.99, worst16: float = 0.98) -> dict:
+    cols = lambda worst: {"0": 1.0, "1": worst, "2": 1.0}             # noqa: E731
+    return {"metrics": {"em": {"5": em5, "16": em16}, "per_digit": {"5": cols(worst5), "16": cols(worst16)}},
+            "train": {"steps": 8000, "batch_size": 256}}
+
+
+def test_m2_rows_and_target_check_read_the_gpu_records():
+    rows = upe_m3.m2_rows()
+    assert list(rows) == list(upe_m3.M2_RUNS) and rows["schedule to its end, 256 per step"]["seeds"] == "3"
+    assert rows["cut short by the time bound"]["steps x batch"].startswith("8,500 x 128")   # where the bound stopped it
+    upe_m3.check_m2_target()                                   # the records support the notebook's sentence
+    cols = upe_m3.m2_column_rows()
+    assert len(cols) == 3 and all(set(r) >= {"worst column, 5 dig", "worst column, 16 dig"} for r in cols.values())
+
+
+@pytest.mark.parametrize("big, annealed, match", [
+    ([_m2_record(0.98, 0.70)] * 3, [_m2_record(0.94, 0.70)] * 3, "should keep >= 80%"),
+    ([_m2_record(0.93, 0.90)] * 3, [_m2_record(0.94, 0.70)] * 3, "should master 5 digits"),
+    ([_m2_record(0.98, 0.90)] * 3, [_m2_record(0.94, 0.90)] * 3, "should fall short of 80%"),
+    ([_m2_record(0.98, 0.90, 0.99, 0.90)] * 3, [_m2_record(0.94, 0.70)] * 3, "within 3 points"),
+])
+def test_m2_target_check_fails_when_the_records_do_not_support_the_text(big, annealed, match, monkeypatch):
+    fake = {upe_m3.M2_RUNS["schedule to its end, 256 per step"]: big,
+            upe_m3.M2_RUNS["schedule to its end, 128 per step"]: annealed}
+    monkeypatch.setattr(upe_m3, "m2_records", lambda recipe: {f"{recipe}-s{i}": r for i, r in enumerate(fake[recipe])})
+    with pytest.raises(ClaimFailed, match=match):
+        upe_m3.check_m2_target()

@@ -1,5 +1,4 @@
-"""Notebook 04, section 7: addition inside text with arithmetic heads (Sabbaghi Section 3.3, Figures 6 and 7a),
-against the same model without text, notebook 03's text-free RPE model and APE alone."""
+"""Notebook 04, section 7: addition inside text with arithmetic heads (Sabbaghi Section 3.3, Figures 6 and 7a)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -9,21 +8,10 @@ import torch
 
 from ...core.model import Transformer
 from ...core.tasks import Task
-from ...lab.zoo import entry, entry_for
+from ...lab.zoo import entry
 from ..common.claims import claim
 from ..notebook import pct
 from .upe_m1 import recipe
-
-NB04T_TRAINED = 5                                          # 1..5-digit sums in training (recipes.TEXT)
-NB04T_SEEDS = (0, 1, 2)
-NB04T_EVAL_LENGTHS = (1, 3, 5, 6, 8, 10, 12, 14, 15, 16)
-#: ``{kind: recipe}``: "text" (text + arithmetic heads), "notext" (same model, no text), "ape" (text, APE only)
-TEXT_KINDS = {"text": "nb04-text-add", "notext": "nb04-notext-add", "ape": "nb04-text-ape"}
-
-
-def nb04t_name(kind: str, seed: int = 0) -> str:
-    """The entry of ``kind`` (a key of :data:`TEXT_KINDS`) trained with ``seed``."""
-    return entry_for(TEXT_KINDS[kind], seed).name
 
 
 def setup_rows(names_by_label: Mapping[str, Sequence[str]]) -> dict[str, dict[str, str]]:
@@ -38,8 +26,7 @@ def setup_rows(names_by_label: Mapping[str, Sequence[str]]) -> dict[str, dict[st
 
 def check_live(live: Mapping[str, Mapping[int, float]], text: Sequence[str], plain: Sequence[str], rpe: str, ape: str,
                trained: int) -> None:
-    """Live: every seed masters the trained lengths; with text as good as Figure 2b's text-free RPE model at 2x and
-    within 10 points at 3x; the same model without text generalizes less far; APE alone does not fit inside text."""
+    """Live: with text as good as notebook 03's RPE model (Figure 7a), better than without; APE alone fails."""
     lengths = sorted(live[rpe])
     worst = min(live[n][trained] for n in [*text, *plain])
     claim(worst >= 0.95, f"every seed with and without text should master {trained} digits", pct(worst))
@@ -65,8 +52,7 @@ def check_frame_drop(at_frame: Mapping[str, Sequence[float]]) -> None:
 
 @torch.no_grad()
 def attention_on_text(model: Transformer, task: Task, length: int, n: int) -> tuple[dict[str, float], float]:
-    """From the number tokens, the share of each head's attention on text (mean over queries and problems), and the
-    share of text among the tokens."""
+    """From the number tokens, each head's share of attention on text, and the share of text among the tokens."""
     batch = task.batch(task.eval_problems(length, n))
     _, weights = model(**batch.model_inputs(), return_attention=True)
     is_text = (batch.number_ids == 0) & batch.key_padding          # text keys (not batch padding)

@@ -26,8 +26,7 @@ def check_parallel(levels: Sequence[Sequence[int]], d: int, x: int) -> None:
 
 
 def hard_share(digits: int, hard: int = 3) -> float:
-    """The share of problems with a ``digits``-digit multiplicand (multiplier uniform on 1..9) that need ``hard`` or
-    more carry levels (the library's exact distribution)."""
+    """The exact share of ``digits``-digit multiplicands (multiplier 1..9) needing ``hard`` or more carry levels."""
     return float(multiplication_levels_distribution(digits)[hard:].sum())
 
 
@@ -46,8 +45,7 @@ def check_offsets(offset: Mapping[int, int], frame: int) -> None:
 
 
 def check_vector_table(pairs: VectorTable) -> None:
-    """Eq. 3.3 read off the encoding module: a multiplier digit's column holds its c_r for every other query, and
-    every other cell holds p_{j-i}."""
+    """Eq. 3.3 read off the encoding module: a multiplier digit's column holds c_r, every other cell p_{j-i}."""
     T = len(pairs.tokens)
     for i in range(T):
         for j in range(T):

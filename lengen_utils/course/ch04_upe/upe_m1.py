@@ -1,8 +1,5 @@
-"""Notebook 04, section 3: findings M1 and M2 with a 1-digit multiplier (Sabbaghi Figure 4), why un-augmented UPE
-declines (not the carries), and the attention window (leaderboard ``nb04-window``) beside the paper's protocol.
-
-Also the seeds' bookkeeping the later sections share (:func:`seeds`, :func:`bands`, :func:`live_em`, :func:`recipe`).
-"""
+"""Notebook 04, sections 3 and 5: Sabbaghi's M1 and M2 with a 1-digit multiplier (Figure 4), why UPE declines, the
+attention window beside the paper's protocol, and M3, the zero-shift augmentation (Figure 5c/5d)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -16,67 +13,21 @@ from ...core.evaluate import evaluate_length, evaluate_lengths, predict
 from ...core.model import Transformer
 from ...core.tasks import Task
 from ...lab.leaderboard import leaderboard, leaderboard_rows
-from ...lab.zoo import catalog, entry, load, manifest_record, metrics, recipe_entries
-from ...lab.zoo.aliases import RENAMED
-from ...lab.zoo.recipe import Recipe
+from ...lab.zoo import entry, load, manifest_record, metrics, recipe_entries
 from ..common.claims import claim
 from ..common.seeds import of_recipe
 from ..notebook import pct
 
-#: ``{label: {length: (median, min, max)}}`` over the seeds of each label.
-Bands = Mapping[str, Mapping[int, tuple[float, float, float]]]
-#: ``{label: {entry name: {length: exact match}}}``, measured live.
-Live = Mapping[str, Mapping[str, Mapping[int, float]]]
-LIVE_SEED = 2024      # the live test sets: another seed than the manifest's
+Bands = Mapping[str, Mapping[int, tuple[float, float, float]]]   # {label: {length: (median, min, max)}}
+Live = Mapping[str, Mapping[str, Mapping[int, float]]]           # {label: {entry: {length: EM}}}, measured live
+TRAINED = 5                          # the trained multiplicand length (digits)
+LIVE_SEED = 2024                     # the live test sets: another seed than the manifest's
 MASTERY = "A model that fails in distribution says nothing about length."
 
-NB04_FRAME = 16                      # Sabbaghi's l (recipes.MULTIPLICATION)
-NB04_TRAINED = 5                     # trained multiplicand length (digits)
-NB04_LABEL = {"learned": "ape", "rpe": "rpe", "upe": "upe"}
 
-
-def nb04_recipe_id(encoding: str, k: int = 1, shift: bool = False, trained: int = NB04_TRAINED,
-                   wd: bool = False, frame: int = NB04_FRAME, window: int = 0, curriculum: bool = False,
-                   size: str = "", carry: bool = False, products: bool = False) -> str:
-    """The recipe of a notebook-04 entry, e.g. ``nb04_recipe_id("upe", 1) == "nb04-upe-m1"``.
-
-    ``encoding`` is "learned"/"ape", "rpe" or "upe"; ``k`` the multiplier's digits; ``trained`` the
-    multiplicand length trained on (only shown when it is not ``NB04_TRAINED``); ``wd`` the
-    weight-decay entries of the positional maps; ``frame`` (shown when it is not ``NB04_FRAME``) Sabbaghi's l;
-    ``window`` the attention window (``ModelConfig.attention_window``, shown when set); ``size`` a model of the
-    3-digit multiplier's second search (a key of ``NB04_M3_SIZES``); ``curriculum`` the multiplier curriculum k = 1 -> 2 -> 3;
-    ``carry`` the carry head trained on each column's incoming carry (``TaskConfig.carry_targets``); ``products`` the
-    product heads trained on each column's digit products (``TaskConfig.product_targets``).
-    """
-    label = NB04_LABEL.get(encoding, encoding)
-    if label not in NB04_LABEL.values():
-        raise ValueError(f"encoding must be one of {sorted(NB04_LABEL)} or 'ape', got {encoding!r}")
-    parts = ["nb04", label] + (["shift"] if shift else []) + [f"m{k}"]
-    parts += [f"l{trained}"] if trained != NB04_TRAINED else []
-    parts += ["wd"] if wd else []
-    parts += [f"f{frame}"] if frame != NB04_FRAME else []
-    parts += [f"w{window}"] if window else []
-    parts += [size] if size else []
-    parts += ["cur"] if curriculum else []
-    parts += ["carry"] if carry else []
-    parts += ["prod"] if products else []
-    composed = "-".join(parts)
-    return RENAMED.get(composed, composed)     # until this composition goes: the ids 0.3 shortened
-
-
-def nb04_name(encoding: str, k: int = 1, seed: int = 0, **variant) -> str:
-    """The zoo name of one seed of :func:`nb04_recipe_id`'s recipe, e.g. ``nb04_name("upe", 1, 0) ==
-    "nb04-upe-m1-s0"`` (the variant's keywords as there)."""
-    return Recipe.id_with_seed(nb04_recipe_id(encoding, k, **variant), seed)
-
-
-
-def seeds(enc: str, k: int = 1, **kw) -> list[str]:
-    """The built entries of one notebook-04 setting, one per seed (a seed added to the catalog appears by itself)."""
-    name = nb04_name(enc, k, 0, **kw)
-    if name not in catalog():         # a setting the catalog does not train (e.g. the maps of 3-digit models)
-        return []
-    return list(recipe_entries(entry(name).recipe, built_only=True).values())
+def seeds(recipe: str) -> list[str]:
+    """The built entries of ``recipe``, one per seed."""
+    return list(recipe_entries(recipe, built_only=True).values())
 
 
 def bands(names_by_label: Mapping[str, Sequence[str]]) -> dict:
@@ -124,8 +75,7 @@ def recipe(names: Sequence[str]) -> dict[str, str]:
 
 
 def check_m1m2(live: Live, trained: int, reach: int = 15) -> None:
-    """Live, every seed masters the trained length; M1: APE fails at 10 digits, RPE declines then fails; M2: UPE
-    stays far above RPE at 8 and 10 digits; and UPE too falls short at ``reach`` digits (medians over seeds)."""
+    """Live: every seed masters ``trained`` digits; M1: APE fails, RPE declines; M2: UPE far above; UPE short at 3x."""
     worst = min(c[trained] for runs in live.values() for c in runs.values())
     claim(worst >= 0.95, f"every model should master {trained}-digit multiplicands (worst seed >= 95%)", pct(worst),
           MASTERY)
@@ -143,11 +93,9 @@ def check_m1m2(live: Live, trained: int, reach: int = 15) -> None:
 
 
 def decline_row(model: Transformer, task: Task, length: int, n: int) -> dict[str, float]:
-    """Live at ``length`` digits: EM over all problems, over the ``× 1`` copies, over those with at most one carry
-    level, and how often the units digit (a_0 b mod 10) is right."""
+    """Live EM at ``length`` digits: all problems, the ``× 1`` copies, <= 1 carry level; the units digit's accuracy."""
     probs = task.eval_problems(length, n, seed=LIVE_SEED)
-    ok = exact_match_per_problem(model, task, probs)
-    got = predict(model, task, probs)
+    ok, got = exact_match_per_problem(model, task, probs), predict(model, task, probs)
     times1 = np.array([p.b == 1 for p in probs])
     levels = np.array([multiplication_levels(p.b, p.a) for p in probs])
     units = float(np.mean([g is not None and g % 10 == p.answer % 10 for g, p in zip(got, probs)]))
@@ -160,14 +108,6 @@ def check_decline(row: Mapping[str, float]) -> None:
     claim(row["EM, × 1 (a copy)"] <= 0.9, "UPE past its reach should fail even on `× 1` (a copy, no carry) in more "
           "than 10% of the problems", pct(row["EM, × 1 (a copy)"]), "If copies survive, the errors are carries: "
           "update the text.")
-
-
-# -- where the errors sit, and an attention window ------------------------------------------------------------
-TAG, PAPER_TAG = "nb04-window", "sabbaghi-m1-paper"
-UPE_WINDOW, UPE_PLAIN, RPE_WINDOW = "nb04-upe-m1-f20-w2", "nb04-upe-m1-f20", "nb04-rpe-m1-f20-w2"
-#: UPE without the window under the paper's protocol (notebook 03's ladder, rungs 2-6 at once)
-UPE_PAPER = "nb04-upe-m1-f20-paper"
-LABELS = {UPE_WINDOW: "UPE + window", UPE_PLAIN: "UPE (Sabbaghi)", RPE_WINDOW: "RPE + window"}
 
 
 def error_sites(model: Transformer, task: Task, lengths: tuple[int, ...], n: int = 200) -> dict[int, dict[int, float]]:
@@ -187,8 +127,7 @@ def site_rows(sites: Mapping[int, Mapping[int, float]]) -> dict[str, dict[str, f
 
 
 def check_error_sites(sites: Mapping[int, Mapping[int, float]], trained: int) -> None:
-    """Every digit is right at the trained length; past it the units digit, which needs only a_0 and b, fails about
-    as often as the others (within 10 points of their mean)."""
+    """Every digit is right at ``trained`` digits; past it the units digit fails about as often as the others."""
     longest = max(sites)
     units_trained, units_long = sites[trained][0], sites[longest][0]
     claim(min(sites[trained].values()) >= 0.95, f"every answer digit should be right at the trained length "
@@ -200,14 +139,19 @@ def check_error_sites(sites: Mapping[int, Mapping[int, float]], trained: int) ->
           "If it does not, the errors sit in the carries: update the text.")
 
 
+# -- the attention window, and the paper's protocol (leaderboards nb04-window, sabbaghi-m1-paper) ----------------
+UPE_WINDOW, UPE_PLAIN, RPE_WINDOW = "nb04-upe-m1-f20-w2", "nb04-upe-m1-f20", "nb04-rpe-m1-f20-w2"
+UPE_PAPER = "nb04-upe-m1-f20-paper"       # UPE without the window under the paper's protocol
+LABELS = {UPE_WINDOW: "UPE + window", UPE_PLAIN: "UPE (Sabbaghi)", RPE_WINDOW: "RPE + window"}
+PROTOCOL_LABELS = {UPE_PAPER: "UPE, the paper's protocol: selected checkpoint",
+                   f"{UPE_PAPER} (final)": "UPE, the paper's protocol: final checkpoint",
+                   UPE_PLAIN: "UPE, the course's recipe", UPE_WINDOW: "UPE + window"}
+
+
 def window_board() -> dict:
-    return leaderboard(TAG)
-
-
-def protocol_board() -> dict:
-    """The paper's protocol's leaderboard (its selected and its final checkpoint) beside :func:`window_board`."""
-    board = window_board()
-    board["methods"] = {**leaderboard(PAPER_TAG)["methods"], **board["methods"]}
+    """The leaderboard ``nb04-window`` with the paper's protocol (``sabbaghi-m1-paper``, selected and final)."""
+    board = leaderboard("nb04-window")
+    board["methods"] = {**leaderboard("sabbaghi-m1-paper")["methods"], **board["methods"]}
     return board
 
 
@@ -217,18 +161,12 @@ def board_rows(board: dict, labels: Mapping[str, str], lengths: Iterable[int]) -
     return {label: {k: v for k, v in row.items() if k in keep} for label, row in leaderboard_rows(board, labels).items()}
 
 
-PROTOCOL_LABELS = {UPE_PAPER: "UPE, the paper's protocol: selected checkpoint",
-                   f"{UPE_PAPER} (final)": "UPE, the paper's protocol: final checkpoint",
-                   UPE_PLAIN: "UPE, the course's recipe", UPE_WINDOW: "UPE + window"}
-
-
 def _median(live: Mapping[str, Mapping[int, float]], method: str, length: int) -> float:
     return float(np.median([em[length] for em in of_recipe(live, method)]))
 
 
 def check_window(live: Mapping[str, Mapping[int, float]], trained: int, headline: int) -> None:
-    """Live, every seed: all three recipes master the trained lengths; UPE + window keeps a median >= 90% at
-    ``headline`` digits; UPE without it and RPE with the same window stay far below."""
+    """Live: all three master 1..``trained`` digits; UPE + window >= 90% at ``headline``, the others far below."""
     for method, label in LABELS.items():
         inside = min(_median(live, method, n) for n in range(1, trained + 1))
         claim(inside >= 0.95, f"{label} should master 1-{trained} digit multiplicands (median >= 95% at each)",
@@ -246,8 +184,7 @@ def check_window(live: Mapping[str, Mapping[int, float]], trained: int, headline
 
 
 def check_protocol(board: dict, headline: int) -> None:
-    """From the manifest: under the paper's protocol (the checkpoint chosen on longer products) UPE without the
-    window masters 5 digits and still stays below a median of 50% at ``headline`` digits; with the window, >= 90%."""
+    """Manifest: the paper's protocol masters 5 digits, is below 50% at ``headline``; with the window >= 90%."""
     selected = board["methods"][UPE_PAPER]["lengths"]
     claim(selected[5]["median"] >= 0.95, "UPE under the paper's protocol should master 5 digits (median >= 95%)",
           pct(selected[5]["median"]), MASTERY)
@@ -259,8 +196,7 @@ def check_protocol(board: dict, headline: int) -> None:
 
 
 def check_explorer(explorer, band: Mapping[int, tuple[float, float, float]]) -> None:
-    """The explorer widget draws what section 3 computed (the same medians over the same seeds), and a setting
-    not in the zoo gets a message naming what is, with no figure and no traceback."""
+    """The explorer draws section 3's UPE medians; a setting not in the zoo gets a message and no figure."""
     curves = list(explorer.last_curves.values()) if explorer.last_curves else []
     claim(bool(curves) and curves[0] == band, "the explorer should draw section 3's UPE medians over the same seeds",
           "other curves" if curves else "no curve")
@@ -269,3 +205,28 @@ def check_explorer(explorer, band: Mapping[int, tuple[float, float, float]]) -> 
     claim("&#9888;" in status and "Available" in status and explorer.last_figure is None, "APE with a 3-digit "
           "multiplier trained on 3 digits is not in the zoo: the explorer should say which settings are, and draw "
           "nothing", f"status {status!r}, figure {explorer.last_figure!r}")
+
+
+# -- section 5: M3, can the zero-shift augmentation replace UPE? ------------------------------------------------
+APE, RPE, UPE0, UPE = "APE + shift", "RPE + shift", "UPE, no augmentation", "UPE + shift (ours)"
+SHIFTED = {APE: "nb04-ape-shift-m1", RPE: "nb04-rpe-shift-m1", UPE: "nb04-upe-shift-m1"}
+
+
+def check_m3(med: Mapping[str, Mapping[int, float]], in_distribution: Mapping[str, float], trained: int = 5) -> None:
+    """Live: all master 1..``trained``; M3 holds for RPE, not for APE at our scale; UPE + shift leads at 15 digits."""
+    worst = min(in_distribution.values())
+    claim(worst >= 0.95, "every augmented model should master 1 to 5 digits (mean EM >= 95%)", pct(worst), MASTERY)
+    ape, rpe, upe0, ours = med[APE], med[RPE], med[UPE0], med[UPE]
+    claim(rpe[10] <= upe0[10] - 0.15, "M3 for RPE: augmented RPE should stay 15 points below un-augmented UPE at 10 "
+          "digits", f"{pct(rpe[10])} vs {pct(upe0[10])}", "If not, the augmentation replaces UPE for RPE: update "
+          "the text.")
+    claim(ape[10] >= upe0[10] + 0.1 and ape[15] >= upe0[15] + 0.2, "at our scale augmented APE should beat "
+          "un-augmented UPE (10 points at 10 digits, 20 at 15)", f"{pct(ape[10])} vs {pct(upe0[10])} at 10, "
+          f"{pct(ape[15])} vs {pct(upe0[15])} at 15", "If not, M3 now holds for APE too, as in the paper: update "
+          "the text.")
+    others = min(v[trained] for k, v in med.items() if k != APE)
+    claim(ape[trained] < others, f"augmented APE should pay a little in distribution (below the others at {trained} "
+          "digits)", f"{pct(ape[trained])} vs at least {pct(others)}")
+    claim(ours[15] >= max(ape[15], rpe[15]) + 0.2 and ours[10] >= 0.9, "UPE + shift should lead: >= 90% at 10 "
+          "digits and 20 points above both augmented baselines at 15", f"{pct(ours[10])} at 10, {pct(ours[15])} at "
+          f"15 (APE {pct(ape[15])}, RPE {pct(rpe[15])})")

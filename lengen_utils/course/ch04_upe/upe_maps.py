@@ -1,9 +1,5 @@
-"""Notebook 04, section 6: what the models look at, the positional maps of RPE and UPE trained with weight decay
-(Sabbaghi Figures 11 and 12, Appendix C.3), measured rather than eyeballed.
-
-Our offsets are key minus query: the paper's P_{-1} (the carry, one place less significant) is our p_{+1}.
-Measured numbers come from the loaded checkpoints' vectors the notebook passes in.
-"""
+"""Notebook 04, section 6: the positional maps of RPE and UPE trained with weight decay (Sabbaghi Figures 11 and 12,
+Appendix C.3), measured. Offsets are key minus query: the paper's P_{-1} (the carry) is our p_{+1}."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -14,49 +10,33 @@ from ..common.claims import claim
 from ...analysis.interpret import PositionalMaps, effective_offsets
 
 
-def map_stats(m: PositionalMaps, k: int, span: int) -> dict[int, dict]:
-    """Per layer: the three largest offsets, the share of the carry offsets p_+1..p_+k in the squared norms within
-    ``span`` of the query, and the effective number of offsets."""
-    K = m.max_distance
+def map_stats(m: PositionalMaps, span: int) -> dict[int, dict]:
+    """Per layer: the three largest offsets, p_+1's share of the squared norms the effective offsets."""
     rows = {}
     for layer in range(len(m.p)):
-        norms = m.norms(layer)[K - span:K + span + 1]
-        sq = norms ** 2
-        share = "share of p_+1" if k == 1 else f"share of p_+1..p_+{k}"
+        norms = m.norms(layer)[m.max_distance - span:m.max_distance + span + 1]
         rows[layer + 1] = {"largest offsets": ", ".join(f"{d:+d}" for d in m.largest(layer, 3)),
-                           share: float(sum(sq[span + d] for d in range(1, k + 1)) / sq.sum()),
+                           "share of p_+1": float(norms[span + 1] ** 2 / (norms ** 2).sum()),
                            "effective offsets": round(effective_offsets(norms), 1)}
     return rows
 
 
 def measure(maps: Mapping[str, Sequence[PositionalMaps]], frame: int) -> dict:
-    """The 1-digit multiplier's maps of every seed (``maps["RPE"]``, ``maps["UPE"]``), in numbers: per label the
-    layers where p_+1 is the largest vector, the largest offset of every other layer, the effective offsets, and
-    the norm of p_{-(l+1)} (the multiplier seen from the units digit) against each layer's median norm."""
-    n_layers = len(next(iter(maps.values()))[0].p)
+    """Every seed's maps in numbers: where p_+1 leads, the others' largest offsets, effective offsets, p_{-(l+1)}."""
     far = -(frame + 1)
-
-    def far_ratio(m: PositionalMaps, layer: int) -> tuple[float, float]:
-        norms = m.norms(layer)
-        return float(norms[m.max_distance + far]), float(np.median(norms))
-
-    return {
-        "far": far,
-        "carry": {label: sum(m.largest(layer, 1) == [1] for m in ms for layer in range(n_layers))
-                  for label, ms in maps.items()},
-        "layers": {label: n_layers * len(ms) for label, ms in maps.items()},
-        "others": [m.largest(layer, 1)[0] for ms in maps.values() for m in ms for layer in range(n_layers)
-                   if m.largest(layer, 1) != [1]],
-        "effective": {label: [row["effective offsets"] for m in ms for row in map_stats(m, 1, frame + 1).values()]
-                      for label, ms in maps.items()},
-        "far_norm": {label: [far_ratio(m, layer) for m in ms for layer in range(n_layers)] for label, ms in maps.items()},
-        "seeds": {label: len(ms) for label, ms in maps.items()},
-    }
+    layers = {label: [(m, layer) for m in ms for layer in range(len(m.p))] for label, ms in maps.items()}
+    return {"far": far, "layers": {label: len(ls) for label, ls in layers.items()},
+            "carry": {label: sum(m.largest(layer, 1) == [1] for m, layer in ls) for label, ls in layers.items()},
+            "others": [m.largest(layer, 1)[0] for ls in layers.values() for m, layer in ls
+                       if m.largest(layer, 1) != [1]],
+            "effective": {label: [row["effective offsets"] for m in ms for row in map_stats(m, frame + 1).values()]
+                          for label, ms in maps.items()},
+            "far_norm": {label: [(float(m.norms(layer)[m.max_distance + far]), float(np.median(m.norms(layer))))
+                                 for m, layer in ls] for label, ls in layers.items()}}
 
 
 def check_maps(stats: Mapping) -> None:
-    """p_+1 leads some layers, not all; the other layers' largest vectors are the next more significant digits or
-    far offsets; RPE keeps the multiplier's offset alive, UPE's decays; UPE is not less dispersed here."""
+    """p_+1 leads some layers; RPE's multiplier offset lives, UPE's decays; UPE is not less dispersed."""
     carry, layers = stats["carry"], stats["layers"]
     claim(all(0 < carry[k] < layers[k] for k in carry), "p_+1 should be the largest vector in some layers, not in all",
           f"{carry} of {layers}")
@@ -76,8 +56,7 @@ def check_maps(stats: Mapping) -> None:
 
 
 def summary_rows(stats: Mapping) -> dict[str, dict[str, str]]:
-    """Per encoding, from :func:`measure`: where p_+1 leads, the multiplier's offset against the layers' median
-    norm (largest over layers and seeds), and the median effective number of offsets."""
+    """Per encoding, from :func:`measure`: where p_+1 leads, the multiplier offset's norm, the effective offsets."""
     return {label: {"layers where p_+1 is the largest": f"{stats['carry'][label]} of {stats['layers'][label]}",
                     f"norm of p_{stats['far']} / the layer's median, largest": f"{max(v / t for v, t in far):.3f}",
                     "effective offsets, median": f"{np.median(stats['effective'][label]):.1f}"}

@@ -1,14 +1,12 @@
-"""Notebook 04's summary: our numbers beside the paper's (Sabbaghi et al., Appendix B and Figures 4, 5, 11); the
-paper's values are typed and labelled as the paper's, ours come from the bands, live results and records."""
+"""Notebook 04's summary: our numbers beside the paper's (Sabbaghi et al., Appendix B, Figures 4, 5 and 11)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 import numpy as np
 
-from ..common.paper_scale import M2_RUNS, m2_medians
-from .upe_augmentation import APE, RPE, UPE
-from .upe_m1 import UPE_WINDOW, Bands
+from .upe_m1 import APE, RPE, UPE, UPE_WINDOW, Bands
+from .upe_m3 import M2_RUNS, m2_medians
 
 _BERT = {"frame l": "20", "lr, weight decay": "1e-4, 3e-6 to 1e-4", "minutes per model": "(GPU, not given)",
          "checkpoint": "best on long validation numbers"}
@@ -25,8 +23,7 @@ def _at(b: Mapping[int, tuple[float, float, float]], n: int) -> str:
 
 def claim_rows(band1: Bands, live3: Mapping[str, Mapping[int, float]], band5: Bands, maps: Mapping, board: dict,
                headline: int) -> dict:
-    """Each claim: the paper's words beside our median over seeds (manifest, leaderboard, the maps measured, the GPU
-    records); ``live3``: section 4's live exact match of the 3-digit search, ``{entry: {length: EM}}``."""
+    """Each claim: the paper's words beside our median over seeds; ``live3``: section 4's live search results."""
     window = {n: (v["median"], v["min"], v["max"]) for n, v in board["methods"][UPE_WINDOW]["lengths"].items()}
     u, eff, gpu = band1["UPE"], maps["effective"], m2_medians(M2_RUNS["schedule to its end, 256 per step"])
     fig5b = "90% of in-distribution accuracy at 16 digits (Figure 5b)"

@@ -11,7 +11,8 @@ The tree shows the layers, lowest first (nothing imports a layer above it; tests
     lab/       zoo (recipes and their store), papers (the papers' setups, departures tables), bench, bench_recipes,
                leaderboard, long_eval, flagship_time, cli, throughput, multiseed_bench, sweep, sweep_grid
     course/    notebook, plots, widgets, colab, common (what several chapters share: claims, the exercises' machinery,
-               paper_scale, paper_claims, seeds, baselines), and one folder per notebook, ch00_tour ... ch08_beyond
+               paper_scale, paper_claims, seeds, baselines' labels), and one folder per notebook, ch00_tour ...
+               ch08_beyond
                (its sections' prose and claim checks, its exercises and solutions; no chapter imports another)
 
 This module is the facade: it re-exports the everyday names, each written below (``__all__``), so that editors and
@@ -45,10 +46,10 @@ __all__ = [
 ]
 
 #: short name -> its place in the tree: where the deprecated ``from lengen_utils import zoo`` points
-_MOVED = {"complexity_sampling": "core.complexity", "boards": "core.boards.board", "board_format": "core.boards.format",
+_MOVED = {"complexity_sampling": "core.complexity", "board_format": "core.boards.format",
           "board_task": "core.boards.task"}       # the modules 0.3 renamed (one word per concept)
 _SUBMODULES = {
-    **dict.fromkeys(("constants", "device", "config_checks", "problems", "carries", "addition_steps", "curriculum",
+    **dict.fromkeys(("constants", "device", "config_checks", "problems", "carries", "addition_steps", "curriculum", "boards",
                      "positions2d", "formats", "vocab", "example", "positions", "text_filler", "spaces", "tasks",
                      "task_base", "task_config", "batches", "model", "checkpoint", "train", "train_runtime", "evaluate",
                      "compatibility", "multiseed"), "core"),

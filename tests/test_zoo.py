@@ -285,7 +285,8 @@ BAD_ZOO = [
     (["train", "--tag", "nope"], {}, ["no entry has the tag 'nope'", "tags: ", "flagship"]),
     (["verify", "flagship-coupled", "--tolerance", "2"], {}, ["--tolerance", "between 0 and 1", "2.0"]),
     (["verify", "flagship-coupled", "--tolerance", "x"], {}, ["--tolerance", "'x'"]),
-    (["verify"], {}, ["required: NAME"]),
+    (["verify"], {}, ["name the entries to verify, or use --all"]),
+    (["verify", "--all", "flagship-coupled"], {}, ["verify --all checks every built entry; give it no names"]),
     (["frobnicate"], {}, ["invalid choice: 'frobnicate'"]),
     (["train", "smoke-coupled-3"], {"LENGEN_THREADS": "abc"}, ["LENGEN_THREADS must be a positive integer", "'abc'"]),
     (["train", "smoke-coupled-3"], {"LENGEN_THREADS": "0"}, ["LENGEN_THREADS", ">= 1", "got 0"]),
@@ -463,3 +464,14 @@ def test_curve_every_must_be_a_multiple_of_the_logged_steps(bad):
     from dataclasses import replace
     with pytest.raises(ValueError, match="curve_every must be 0 or a positive multiple of 50"):
         replace(TINY, curve_every=bad)
+
+
+def test_zoo_verify_all_re_measures_every_built_entry(tiny_zoo, monkeypatch, capsys):
+    monkeypatch.setenv("LENGEN_ASSETS", str(tiny_zoo))
+    assert zoo.main(["verify", "--all", "--no-retrain"]) == 0
+    out = capsys.readouterr().out
+    assert f"{TINY.name}: verified (" in out and "1 of 1 built entries verified" in out
+    record = zoo.manifest_record(TINY.name, tiny_zoo)
+    record["metrics"]["em"]["1"] = 0.5                                  # a record the file no longer reproduces
+    zoo_manifest.record_in_manifest(TINY.name, record, tiny_zoo)
+    assert zoo.main(["verify", "--all", "--no-retrain"]) == 1

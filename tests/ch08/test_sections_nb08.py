@@ -181,10 +181,10 @@ def test_reach_table_puts_notebook_05_beside_notebook_08():
 
 
 def summary_board(**changes) -> dict:
-    tied = {"coupled": {"curve": (1, 1, 0.976, 0.5)}, "coupled-scratch-long": {"curve": (1, 1, 0.006, 0)},
+    tied = {"coupled": {"curve": (1, 1, 0.976, 0.5)}, "coupled-scratch-6k": {"curve": (1, 1, 0.006, 0)},
             "abacus-eq": {"curve": (1, 1, 0.688, 0.1)}, "abacus-eq-looped": {"curve": (1, 1, 0.83, 0.4)}}
     methods = [*agenda.APE_METHODS, *agenda.SIGNIFICANCE]
-    return planted_board(methods, **{"length-curriculum-long": {"curve": (1, 1, 0.5, 0), "mastered": False},
+    return planted_board(methods, **{"length-cur-6k": {"curve": (1, 1, 0.5, 0), "mastered": False},
                                      **tied, **changes})
 
 
@@ -202,7 +202,7 @@ def test_summary_rows_and_check():
                                           r"\(median above 50% at 6 digits\); got 40\.0%"):
         agenda.check_summary(summary_board(coupled={"curve": (1, 1, 0.4, 0)}))
     with pytest.raises(ClaimFailed, match=r"2× steps should not keep most sums .* \(median at most 50%"):
-        agenda.check_summary(summary_board(**{"coupled-scratch-long": {"curve": (1, 1, 0.6, 0)}}))
+        agenda.check_summary(summary_board(**{"coupled-scratch-6k": {"curve": (1, 1, 0.6, 0)}}))
 
 
 # -- section 1: the compositionality gap ------------------------------------------------------------------------
@@ -360,7 +360,7 @@ SCRATCH_METHODS = ["nb08-direct", "nb08-scratch", "nb08-coupled", "nb08-coupled-
 def scratch_board(**changes):
     defaults = {"scratch": {"curve": (1.0, 0.99, 0.03, 0.0)}, "coupled": {"curve": (1.0, 1.0, 0.9, 0.2), "gen": 6},
                 "coupled-scratch": {"curve": (1.0, 0.9, 0.03, 0.0), "mastered": False, "gen": 0},
-                "coupled-scratch-long": {"curve": (1.0, 1.0, 0.1, 0.0), "steps": 6000}}
+                "coupled-scratch-6k": {"curve": (1.0, 1.0, 0.1, 0.0), "steps": 6000}}
     return planted_board(SCRATCH_METHODS, **{**defaults, **changes})
 
 
@@ -395,7 +395,7 @@ def test_scratch_check_passes_and_names_each_failure():
     plant_scratch_curves()
     with pytest.raises(ClaimFailed, match=r"coupled IDs \+ scratchpad, 2× steps should reach no further than coupled "
                                           r"IDs \(generalizable length\); got 7 against 6\. Then a scratchpad"):
-        scratchpads.check(scratch_board(**{"coupled-scratch-long": {"gen": 7, "steps": 6000}}), live)
+        scratchpads.check(scratch_board(**{"coupled-scratch-6k": {"gen": 7, "steps": 6000}}), live)
     with pytest.raises(ClaimFailed, match=r"scratchpad with APE should fail one digit past the trained range "
                                           r"\(<= 10% at 6 digits\); got 30\.0%\. A scratchpad makes the text longer"):
         scratchpads.check(scratch_board(), planted_live(SCRATCH_METHODS, scratch=0.3))
@@ -403,7 +403,7 @@ def test_scratch_check_passes_and_names_each_failure():
                                           r"1–5 digits; got 96\.0% at 5 digits"):
         scratchpads.check(scratch_board(**{"coupled-scratch": {"curve": (1.0, 0.96, 0.0, 0.0)}}), live)
     with pytest.raises(ClaimFailed, match=r"coupled IDs \+ scratchpad, 2× steps should master 1–5 digits"):
-        scratchpads.check(scratch_board(**{"coupled-scratch-long": {"mastered": False}}), live)
+        scratchpads.check(scratch_board(**{"coupled-scratch-6k": {"mastered": False}}), live)
 
 
 # -- section 4: curricula ---------------------------------------------------------------------------------------

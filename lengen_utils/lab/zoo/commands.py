@@ -1,5 +1,5 @@
-"""``python -m lengen_utils.lab.zoo list | train | import | verify | table | migrate [--half] | retire``: the zoo's
-command line.
+"""``python -m lengen_utils.lab.zoo list | train | import | verify [--all] | table | migrate [--half | --ids] | retire``:
+the zoo's command line.
 
 Names, flags, ``$LENGEN_THREADS``, the manifest's shape and the assets folder are checked before
 anything trains; a refusal is one line on stderr with exit status 2. A failure afterwards (a
@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 
+import torch
+
 from ...core.checkpoint import CheckpointError
 from ..cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageError, fail, fraction,
                    threads_from_env)
 from .aliases import ALIASES, resolve
 from .builder import build, check_buildable, verify
 from .importing import import_entry
-from .catalog import catalog
+from .catalog import catalog, entry
 from .entry import ZooError
 from .manifest import assets_dir, file_matches, manifest_record, read_manifest, recover
 from .migrate import half_entry, migrate_entry, outdated, rename_ids
@@ -48,7 +50,9 @@ def build_parser() -> OneLineParser:
     p_import.add_argument("--replace", action="store_true",
                           help="replace an entry that assets/ holds as another build (refused without it)")
     p_verify = sub.add_parser("verify", help="retrain an entry and compare with the manifest")
-    p_verify.add_argument("names", nargs="+", metavar="NAME")
+    p_verify.add_argument("names", nargs="*", metavar="NAME")
+    p_verify.add_argument("--all", action="store_true",
+                          help="every built entry (a GPU entry on a machine without CUDA is listed as skipped)")
     p_verify.add_argument("--tolerance", type=fraction, default=0.05,
                           help="largest EM difference allowed after retraining (0..1, default 0.05)")
     p_verify.add_argument("--no-retrain", action="store_true", help="only re-measure the cached checkpoint")
@@ -137,10 +141,34 @@ def _preflight(args) -> list[str]:
         for name in names:
             check_buildable(name, device=args.device)
         return names if args.replace else _not_replacing(names, named=set(map(resolve, args.names)))
+    if args.cmd == "verify":
+        if args.all and args.names:
+            raise UsageError("verify --all checks every built entry; give it no names")
+        if args.all:
+            return sorted(read_manifest())
+        if not args.names:
+            raise UsageError("name the entries to verify, or use --all (every built entry)")
     names = _known(list(args.names))
     for name in names:
         manifest_record(name)
     return names
+
+
+def _verify(names: list[str], args) -> None:
+    """Verify ``names``; with ``--all``, a GPU entry on a machine without CUDA is skipped (and counted)."""
+    skipped = []
+    for name in names:
+        if args.all and entry(name).needs_gpu and not torch.cuda.is_available():
+            skipped.append(name)
+            continue
+        rep = verify(name, args.tolerance, retrain=not args.no_retrain, progress=not args.all)
+        print(json.dumps(rep) if not args.all else f"{name}: verified ({rep['storage']})")
+        if not args.all:
+            print(f"{name}: verified")
+    if args.all:
+        print(f"{len(names) - len(skipped)} of {len(names)} built entries verified"
+              + (f"; {len(skipped)} GPU entries skipped (no CUDA here; tests/test_gpu_entries.py checks their files): "
+                 f"{', '.join(skipped)}" if skipped else ""))
 
 
 def _list() -> None:
@@ -221,10 +249,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name}: trained in {rec['train_seconds']} s; EM " +
                       ", ".join(f"{k}: {v:.3f}" for k, v in rec["metrics"]["em"].items()))
         else:
-            for name in names:
-                rep = verify(name, args.tolerance, retrain=not args.no_retrain, progress=True)
-                print(json.dumps(rep))
-                print(f"{name}: verified")
+            _verify(names, args)
     except KeyboardInterrupt:
         return fail(PROG, "interrupted; the assets and the manifest are as they were", INTERRUPTED)
     except (ZooError, CheckpointError, AssertionError, OSError) as err:

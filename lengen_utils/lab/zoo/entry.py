@@ -38,7 +38,7 @@ class ZooError(KeyError):
 
 @dataclass(frozen=True)
 class ZooEntry:
-    """One seed (``train.seed``) of the recipe ``recipe``; ``seeded=False``: the recipe's only entry, named by the id."""
+    """One seed (``train.seed``) of recipe ``recipe``; ``seeded=False``: the recipe's one entry, called by its id."""
     recipe: str
     task: TaskConfig
     model: ModelConfig

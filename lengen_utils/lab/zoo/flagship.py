@@ -77,7 +77,8 @@ def coupled_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) -
                         relative_bias=True, relative_bias_max_distance=8, relative_bias_scale=20.0)
     train = TrainConfig(steps=steps, batch_size=max(1, batch_size // PACK), lr=1e-3,
                         warmup_steps=min(100, steps // 10 + 1), seed=seed)
-    return ZooEntry(recipe="coupled-variant", seeded=False, task=task, model=model, train=train, eval_lengths=VARIANT_LENGTHS,
+    return ZooEntry(recipe="coupled-variant", seeded=False, task=task, model=model, train=train,
+                    eval_lengths=VARIANT_LENGTHS,
                     eval_n=EVAL_N, tags=("flagship",),
                     description="coupled decoder (Cho et al.) + coupled relative bias + packing, 1-10 digit "
                                 "sums, tested to 40 digits")

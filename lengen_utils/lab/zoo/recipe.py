@@ -16,7 +16,7 @@ from ...core.config_checks import ConfigError, override_value, parse_override, r
 from ...core.model import ModelConfig
 from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
-from .entry import MAX_ID_LENGTH, ZooEntry, entry_name
+from .entry import ZooEntry, entry_name
 
 Configured = TypeVar("Configured")      # a Recipe or a ZooEntry: anything with task, model and train
 
@@ -113,9 +113,6 @@ class Recipe:
     def __post_init__(self) -> None:
         if self.id.strip() != self.id or " " in self.id:
             raise ValueError(f"a recipe id is one word, e.g. 'nb05-plain'; got {self.id!r}")
-        if len(self.id) > MAX_ID_LENGTH:
-            raise ValueError(f"recipe id {self.id!r} has {len(self.id)} characters, more than {MAX_ID_LENGTH}: a "
-                             f"variant's settings belong in its fields, not in its id")
         seeds = require_ints(self.seeds, "seeds", error=ValueError, owner=self.id)
         if not seeds or len(set(seeds)) != len(seeds) or any(s < 0 for s in seeds):
             raise ValueError(f"{self.id}: seeds must be distinct integers >= 0, got {self.seeds!r}")
@@ -158,7 +155,8 @@ class Recipe:
             raise ValueError("a base recipe (id '') has no entries: a RecipeTable's rows do")
         if seed not in self.seeds:
             raise ValueError(f"{self.id} has seeds {self.seeds}, not {seed!r}")
-        return ZooEntry(recipe=self.id, seeded=self.seed_in_name, task=self.task, model=self.model, train=replace(self.train, seed=seed),
+        return ZooEntry(recipe=self.id, seeded=self.seed_in_name, task=self.task, model=self.model,
+                        train=replace(self.train, seed=seed),
                         eval_lengths=self.eval_lengths, eval_n=self.eval_n,
                         description=self.description.format(seed=seed), tags=self.tags, curve_every=self.curve_every)
 

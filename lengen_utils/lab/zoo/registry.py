@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ...core.config_checks import require_int
 from .aliases import ALIASES, RENAMED, RENAMED_ENTRIES, resolve, resolve_recipe
-from .entry import ZooEntry, ZooError, entry_name
+from .entry import MAX_ID_LENGTH, ZooEntry, ZooError, entry_name
 from .manifest import read_manifest
 from .recipe import Recipe
 
@@ -26,6 +26,9 @@ def register(entry: ZooEntry) -> ZooEntry:
     """Add ``entry`` to the catalog (a name may be registered once, and a recipe's seed too)."""
     if entry.name in ENTRIES or entry.name in ALIASES:
         raise ValueError(f"zoo entry {entry.name!r} registered twice")
+    if len(entry.recipe) > MAX_ID_LENGTH:
+        raise ValueError(f"zoo recipe id {entry.recipe!r} has {len(entry.recipe)} characters, more than "
+                         f"{MAX_ID_LENGTH}: a variant's settings belong in its fields, not in its id")
     if entry.recipe in RENAMED:
         raise ValueError(f"zoo recipe {entry.recipe!r} was renamed {RENAMED[entry.recipe]!r}: register the new id")
     taken = recipe_entries(entry.recipe).get(entry.seed)

@@ -41,8 +41,9 @@ METHODS = {
 }
 LABELS = {m: label for m, (label, _) in METHODS.items()}
 #: the widget's other trained length (1-3 digits, seed 0) of the methods the sections compare on length
-WIDGET_TRAINED = {3: {m: f"{m}-l3" for m in ("nb08-direct", "nb08-spaces", "nb08-scratch", "nb08-coupled",
-                                             "nb08-coupled-scratch", "nb08-looped")}}
+WIDGET_TRAINED = {3: {"nb08-direct": "nb08-direct-l3", "nb08-spaces": "nb08-spaces-l3", "nb08-scratch": "nb08-scratch-l3",
+                      "nb08-coupled": "nb08-coupled-l3", "nb08-coupled-scratch": "nb08-coupled-scratch-l3",
+                      "nb08-looped": "nb08-looped-l3"}}
 N1 = TRAINED_DIGITS + 1  # one digit past the trained range
 MASTERED = 0.95          # a model masters its trained range when its median EM at 5 digits is above this
 FAILED = 0.1             # a model fails one digit past the trained range at or below 10% exact match

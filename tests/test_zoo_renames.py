@@ -43,18 +43,19 @@ def test_every_renamed_id_points_at_a_recipe_and_no_old_id_is_registered():
 
 @pytest.mark.parametrize("old, new", sorted(RENAMED.items()))
 def test_an_old_id_resolves_to_the_new_one_with_a_deprecation(old, new):
-    with pytest.warns(DeprecationWarning, match=rf"zoo id '{re.escape(old)}' is now '{re.escape(new)}'"):
+    with pytest.warns(FutureWarning, match=rf"zoo id '{re.escape(old)}' is deprecated: it is now '{re.escape(new)}'"):
         assert zoo.recipe_entries(old) == zoo.recipe_entries(new) != {}
     first_seed, first_name = next(iter(zoo.recipe_entries(new).items()))
     old_name = next(o for o, n in RENAMED_ENTRIES.items() if n == first_name)
-    with pytest.warns(DeprecationWarning, match=re.escape(first_name)):
+    with pytest.warns(FutureWarning, match=re.escape(first_name)) as warned:
         assert zoo.entry(old_name).name == first_name
-    with pytest.warns(DeprecationWarning):
+    assert warned[0].filename == __file__           # the warning names the learner's line, not the zoo's
+    with pytest.warns(FutureWarning):
         assert zoo.entry_for(old, first_seed).name == first_name
 
 
 def test_a_renamed_entry_loads_and_measures_by_its_old_name():
-    with pytest.warns(DeprecationWarning, match=NEW):
+    with pytest.warns(FutureWarning, match=NEW):
         assert zoo.manifest_record(OLD) == zoo.manifest_record(NEW)
     assert zoo.manifest_record(NEW)["renamed_from"] == OLD
     assert zoo.manifest_record(NEW)["file"] == f"zoo/{NEW}.safetensors"

@@ -5,12 +5,16 @@ notebook 05's recipe ``nb05-sink`` (the same configs), stored once as ``nb05-sin
 (``entry``, ``load``, ``metrics``, ``verify``, ``train``, ``recipe_entries``) reads an alias as the entry it names.
 
 :data:`RENAMED` lists the recipe ids that 0.3 shortened (ids are at most 24 characters; a variant's settings are
-its fields). An old id, and its entries' old names, still resolve to the new ones, with a ``DeprecationWarning``
-that names the new id, until 0.4; ``python -m lengen_utils.lab.zoo migrate --ids`` renames an older assets folder.
+its fields). An old id, and its entries' old names, still resolve to the new ones until 0.4, with a warning that
+names the new id (a ``FutureWarning``: the deprecation of a name a learner types, shown wherever it is called from); ``python -m lengen_utils.lab.zoo migrate --ids`` renames an older assets folder.
 """
 from __future__ import annotations
 
+import sys
 import warnings
+from pathlib import Path
+
+_ZOO = str(Path(__file__).parent)
 
 #: ``{alias: entry name}``
 ALIASES: dict[str, str] = {}
@@ -51,19 +55,22 @@ def add_alias(alias: str, name: str) -> str:
 
 
 def _renamed(old: str, new: str) -> str:
-    warnings.warn(f"zoo id {old!r} is now {new!r} (renamed in lengen 0.3: ids are at most 24 characters); "
-                  f"the old id stops resolving in 0.4", DeprecationWarning, stacklevel=4)
+    frame, level = sys._getframe(), 1          # the warning names the first caller outside the zoo's own modules
+    while frame is not None and frame.f_code.co_filename.startswith(_ZOO):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(f"zoo id {old!r} is deprecated: it is now {new!r} (renamed in lengen 0.3: ids are at most 24 "
+                  f"characters); the old id stops resolving in 0.4", FutureWarning, stacklevel=level)
     return new
 
 
 def resolve(name: str) -> str:
     """The entry name that ``name`` stands for: ``name`` itself, the entry an alias names, or (with a
-    ``DeprecationWarning``) the new name of a renamed entry."""
+    ``FutureWarning``) the new name of a renamed entry."""
     if name in RENAMED_ENTRIES:
         return _renamed(name, RENAMED_ENTRIES[name])
     return ALIASES.get(name, name)
 
 
 def resolve_recipe(recipe_id: str) -> str:
-    """``recipe_id`` itself, or (with a ``DeprecationWarning``) the new id of a renamed recipe."""
+    """``recipe_id`` itself, or (with a ``FutureWarning``) the new id of a renamed recipe."""
     return _renamed(recipe_id, RENAMED[recipe_id]) if recipe_id in RENAMED else recipe_id

@@ -74,5 +74,5 @@ def test_the_shapes_are_zoo_recipes_at_the_stated_sizes():
     rpe, l50 = zoo.get_recipe("nb03-rpe-l5"), SHAPES["sabbaghi-rpe-l50"]
     assert l50.model.encoding == rpe.model.encoding == "rpe" and l50.task.frame_width == 50
     minute = SHAPES["flagship-minute"].recipe                  # a shape is its recipe, not a copy of two configs
-    assert isinstance(minute, zoo.Recipe) and minute.id == "flagship-minute-shape"
+    assert isinstance(minute, zoo.Recipe) and minute.id == "flagship-minute[shape]"
     assert minute.train == zoo.get_recipe("flagship-minute").train and l50.recipe.seeds == rpe.seeds

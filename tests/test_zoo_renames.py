@@ -119,3 +119,18 @@ def test_no_old_id_is_left_in_the_course_the_package_or_the_tests():
              and rel.endswith((".py", ".ipynb", ".md", ".json", ".cfg"))
              for m in [pattern.search((ROOT / rel).read_text())] if m]
     assert found == []
+
+
+def test_no_id_is_composed_outside_the_store(monkeypatch):
+    """Ids are composed in lab/zoo only (``RecipeTable.id``, ``entry_name``, ``variant_id``); the catalog refuses a
+    derived run's id."""
+    composing = re.compile(r"""\bid=f["']|\.derive\(f["']|id_with_seed\(""")
+    found = [f"{path.relative_to(ROOT)}:{i}" for path in sorted((ROOT / "lengen_utils").rglob("*.py"))
+             if "lab/zoo" not in path.as_posix()
+             for i, line in enumerate(path.read_text().splitlines(), 1) if composing.search(line)]
+    assert found == []
+    derived = replace(zoo.get_recipe("nb05-plain"), id=zoo.variant_id("nb05-plain", "lr=0.01"))
+    assert derived.id == "nb05-plain[lr=0.01]"
+    monkeypatch.setattr(registry, "ENTRIES", {})
+    with pytest.raises(ValueError, match=r"names a derived run \(\{base\}\[\{label\}\]\)"):
+        registry.register_recipe(derived)

@@ -54,7 +54,7 @@ from typing import Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 from ..core.model import ModelConfig
 from ..core.task_config import TaskConfig
 from ..core.train import TrainConfig
-from .zoo import Recipe, get_recipe
+from .zoo import Recipe, get_recipe, variant_id
 from ..course.ch03_rpe.recipes import A2_LADDER
 
 T = TypeVar("T")
@@ -541,7 +541,7 @@ def reference_recipe(claim: str) -> Recipe:
         raise KeyError(f"no reference recipe for claim {claim!r}; known: {', '.join(sorted(REFERENCE_OF))}")
     recipe_id, overrides = REFERENCE_OF[claim]
     recipe = get_recipe(recipe_id)
-    return recipe.derive(f"{claim}-reference", *overrides) if overrides else recipe
+    return recipe.derive(variant_id(claim, "reference"), *overrides) if overrides else recipe
 
 
 def reference_additions(reference: Recipe) -> list[str]:

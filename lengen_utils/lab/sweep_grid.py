@@ -29,7 +29,7 @@ from ..core.task_config import TaskConfig
 from ..core.tasks import Task
 from ..core.train import TrainConfig
 from ..core.vocab import FormatError
-from .zoo import Recipe, with_overrides
+from .zoo import Recipe, variant_id, with_overrides
 
 SECTIONS = {"task": TaskConfig, "model": ModelConfig, "train": TrainConfig}
 SEED = "train.seed"
@@ -210,6 +210,6 @@ def expand(bases: Iterable[dict], seeds: tuple[int, ...] | None = None, sets: It
             point_recipe = apply_overrides(recipe, sets + list(point))
             label = [item for item in point if item.partition("=")[0] != SEED]
             if label:
-                point_recipe = replace(point_recipe, id=f"{recipe.id}[{','.join(label)}]")
+                point_recipe = replace(point_recipe, id=variant_id(recipe.id, ",".join(label)))
             specs += _specs(point_recipe, seeds, group_seeds, bool(seeded))
     return specs

@@ -44,7 +44,7 @@ from ..core.model import ModelConfig, Transformer
 from ..core.task_config import TaskConfig
 from ..core.tasks import Task
 from ..core.train_runtime import DATA_WORKERS, data_worker_mode, keep_freed_memory, prefetcher
-from .zoo import Recipe, get_recipe, with_overrides
+from .zoo import Recipe, get_recipe, variant_id, with_overrides
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class Shape:
 
 def _recipe(recipe_id: str, overrides: dict[str, object] | None = None) -> Recipe:
     """Zoo recipe ``recipe_id`` with typed overrides (the zoo's one override function), named for the shape."""
-    return with_overrides(replace(get_recipe(recipe_id), id=f"{recipe_id}-shape"), overrides or {})
+    return with_overrides(replace(get_recipe(recipe_id), id=variant_id(recipe_id, "shape")), overrides or {})
 
 
 MINUTE_SEQUENCES = get_recipe("flagship-minute").train.batch_size   # sequences per step of the one-minute flagship

@@ -33,7 +33,7 @@ from .aliases import ALIASES, resolve
 from .builder import build, check_buildable, load, measure, train_entry, verify
 from .catalog import ENTRIES, catalog, entry, register
 from .commands import main
-from .entry import ZooEntry, ZooError
+from .entry import ZooEntry, ZooError, variant_id
 from .flagship import ape_recipe, coupled_recipe, flagship_recipe
 from .manifest import (ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path, commit, manifest_record,
                        metrics, per_digit, read_manifest, record_in_manifest)
@@ -45,5 +45,5 @@ __all__ = [
     "ape_recipe", "assets_dir", "build", "catalog", "check_buildable", "checkpoint_path", "commit",
     "coupled_recipe", "entry", "entry_for", "flagship_recipe", "get_recipe", "load", "main", "manifest_record",
     "measure", "metrics", "per_digit", "read_manifest", "recipe_entries", "record_in_manifest", "register",
-    "register_recipe", "resolve", "train_entry", "verify", "with_overrides",
+    "register_recipe", "resolve", "train_entry", "variant_id", "verify", "with_overrides",
 ]

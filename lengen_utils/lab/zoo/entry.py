@@ -23,6 +23,13 @@ GPU_TAG = "gpu"     # the tag of an entry built (and retrained by ``verify``) on
 MAX_ID_LENGTH = 24
 
 
+def variant_id(base: str, label: str) -> str:
+    """The id of a recipe derived for one run and never registered: ``{base}[{label}]`` (a sweep's grid point
+    ``smoke-coupled-3[model.causal=false]``, a paper's reference setup ``sabbaghi-m2-k3[reference]``, a throughput
+    shape). The one place such an id is composed; the catalog refuses ``[`` in its ids."""
+    return f"{base}[{label}]"
+
+
 def entry_name(recipe: str, seed: int, seeded: bool = True) -> str:
     """The name of ``recipe``'s entry of ``seed``: ``{recipe}-s{seed}``, or ``recipe`` alone for a one-seed recipe
     whose entry carries no seed in its name (``seeded=False``). The one place a seed goes into a name."""

@@ -26,6 +26,9 @@ def register(entry: ZooEntry) -> ZooEntry:
     """Add ``entry`` to the catalog (a name may be registered once, and a recipe's seed too)."""
     if entry.name in ENTRIES or entry.name in ALIASES:
         raise ValueError(f"zoo entry {entry.name!r} registered twice")
+    if "[" in entry.recipe:
+        raise ValueError(f"zoo recipe id {entry.recipe!r} names a derived run ({{base}}[{{label}}]): register a "
+                         f"recipe of its own, with a short id")
     if len(entry.recipe) > MAX_ID_LENGTH:
         raise ValueError(f"zoo recipe id {entry.recipe!r} has {len(entry.recipe)} characters, more than "
                          f"{MAX_ID_LENGTH}: a variant's settings belong in its fields, not in its id")

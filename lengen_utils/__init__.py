@@ -49,8 +49,8 @@ __all__ = [
 _MOVED = {"complexity_sampling": "core.complexity", "board_format": "core.boards.format",
           "board_task": "core.boards.task"}       # the modules 0.3 renamed (one word per concept)
 _SUBMODULES = {
-    **dict.fromkeys(("constants", "device", "config_checks", "problems", "carries", "addition_steps", "curriculum", "boards",
-                     "positions2d", "formats", "vocab", "example", "positions", "text_filler", "spaces", "tasks",
+    **dict.fromkeys(("constants", "device", "config_checks", "problems", "carries", "addition_steps", "curriculum",
+                     "boards", "positions2d", "formats", "vocab", "example", "positions", "text_filler", "spaces", "tasks",
                      "task_base", "task_config", "batches", "model", "checkpoint", "train", "train_runtime", "evaluate",
                      "compatibility", "multiseed"), "core"),
     **dict.fromkeys(("complexity", "theory", "constructions", "interpret", "generalization", "probes", "rpe_decline"),
@@ -66,7 +66,8 @@ _SUBMODULES = {
 def __getattr__(name: str):
     """Deprecated (0.2): a module by its short name (PEP 562), with a warning that names where it lives."""
     if name in _SUBMODULES or name in _MOVED:
-        place, _, leaf = f"{__name__}.{_MOVED.get(name) or _SUBMODULES[name] + '.' + name}".rpartition(".")
+        target = _MOVED.get(name) or f"{_SUBMODULES[name]}.{name}"
+        place, _, leaf = f"{__name__}.{target}".rpartition(".")
         warnings.warn(f"`from {__name__} import {name}` is deprecated and goes in 0.3; write "
                       f"`from {place} import {leaf}`", DeprecationWarning, stacklevel=2)
         return importlib.import_module(f"{place}.{leaf}")

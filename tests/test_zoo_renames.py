@@ -134,3 +134,12 @@ def test_no_id_is_composed_outside_the_store(monkeypatch):
     monkeypatch.setattr(registry, "ENTRIES", {})
     with pytest.raises(ValueError, match=r"names a derived run \(\{base\}\[\{label\}\]\)"):
         registry.register_recipe(derived)
+
+
+def test_migrate_ids_refuses_a_different_file_under_the_new_name(tmp_path):
+    folder = _old_assets(tmp_path)
+    (folder / "zoo" / f"{NEW}.safetensors").write_bytes(b"another file")
+    before = (folder / "manifest.json").read_text()
+    with pytest.raises(zoo.ZooError, match=rf"{NEW}.safetensors exists and is not "):
+        migrate.rename_ids(folder)
+    assert (folder / "manifest.json").read_text() == before and (folder / "zoo" / f"{OLD}.safetensors").exists()

@@ -13,9 +13,9 @@ from ...core.evaluate import evaluate_length, evaluate_lengths, predict
 from ...core.model import Transformer
 from ...core.tasks import Task
 from ...lab.leaderboard import leaderboard, leaderboard_rows
-from ...lab.zoo import entry, load, manifest_record, metrics, recipe_entries
+from ...lab.zoo import entry, load, manifest_record, metrics
 from ..common.claims import claim
-from ..common.seeds import of_recipe
+from ..common.seeds import built_entries, of_recipe
 from ..notebook import pct
 
 Bands = Mapping[str, Mapping[int, tuple[float, float, float]]]   # {label: {length: (median, min, max)}}
@@ -27,7 +27,7 @@ MASTERY = "A model that fails in distribution says nothing about length."
 
 def seeds(recipe: str) -> list[str]:
     """The built entries of ``recipe``, one per seed."""
-    return list(recipe_entries(recipe, built_only=True).values())
+    return list(built_entries(recipe).values())
 
 
 def bands(names_by_label: Mapping[str, Sequence[str]]) -> dict:

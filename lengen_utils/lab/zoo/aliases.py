@@ -6,7 +6,8 @@ notebook 05's recipe ``nb05-sink`` (the same configs), stored once as ``nb05-sin
 
 :data:`RENAMED` lists the recipe ids that 0.3 shortened (ids are at most 24 characters; a variant's settings are
 its fields). An old id, and its entries' old names, still resolve to the new ones until 0.4, with a warning that
-names the new id (a ``FutureWarning``: the deprecation of a name a learner types, shown wherever it is called from); ``python -m lengen_utils.lab.zoo migrate --ids`` renames an older assets folder.
+names the new id (a ``FutureWarning``: the deprecation of a name a learner types, shown wherever it is called
+from); ``python -m lengen_utils.lab.zoo migrate --ids`` renames an older assets folder.
 """
 from __future__ import annotations
 

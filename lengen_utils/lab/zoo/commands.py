@@ -1,5 +1,5 @@
-"""``python -m lengen_utils.lab.zoo list | train | import | verify [--all] | table | migrate [--half | --ids] | retire``:
-the zoo's command line.
+"""``python -m lengen_utils.lab.zoo list | train | import | verify [--all] | table | migrate [--half | --ids] |
+retire``: the zoo's command line.
 
 Names, flags, ``$LENGEN_THREADS``, the manifest's shape and the assets folder are checked before
 anything trains; a refusal is one line on stderr with exit status 2. A failure afterwards (a
@@ -162,9 +162,9 @@ def _verify(names: list[str], args) -> None:
             skipped.append(name)
             continue
         rep = verify(name, args.tolerance, retrain=not args.no_retrain, progress=not args.all)
-        print(json.dumps(rep) if not args.all else f"{name}: verified ({rep['storage']})")
         if not args.all:
-            print(f"{name}: verified")
+            print(json.dumps(rep))
+        print(f"{name}: verified" + (f" ({rep['storage']})" if args.all else ""))
     if args.all:
         print(f"{len(names) - len(skipped)} of {len(names)} built entries verified"
               + (f"; {len(skipped)} GPU entries skipped (no CUDA here; tests/test_gpu_entries.py checks their files): "

@@ -21,16 +21,16 @@ and training time; its metrics become the re-measured ones, the float32 exact ma
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ...core.checkpoint import (FORMAT_VERSION, HALF, file_sha256, load_model, migrate_checkpoint, round_to_half,
                           save_model, stored_format)
-import os
-
 from .aliases import RENAMED_ENTRIES
 from .builder import catalog_entry_of, measure, verify
 from .entry import ZooError
-from .manifest import assets_dir, commit, manifest_lock, manifest_path, manifest_record, read_manifest, replace_json
+from .manifest import (assets_dir, checkpoint_path, commit, manifest_lock, manifest_path, manifest_record,
+                       read_manifest, replace_json)
 from .records import RECORDS, RETIRED, read_records, read_retired
 
 
@@ -100,12 +100,12 @@ def half_entry(name: str, assets: Path | None = None) -> dict:
     return report
 
 
-def _renamed_record(old: str, new: str, record: dict) -> dict:
+def _renamed_record(old: str, new: str, record: dict, root: Path) -> dict:
     out = {**record, "renamed_from": old}
     if "command" in out:
         out["command"] = out["command"].replace(f" {old}", f" {new}")
     if "file" in out:
-        out["file"] = f"zoo/{new}.safetensors"
+        out["file"] = checkpoint_path(new, root).relative_to(root).as_posix()
     return out
 
 
@@ -124,10 +124,12 @@ def rename_ids(assets: Path | None = None) -> dict[str, str]:
             if new in manifest:
                 raise ZooError(f"{root}: both {old!r} and its new name {new!r} are in the manifest; retire one first")
             path, _ = _vouched_path(old, manifest[old], root)
-            target = root / "zoo" / f"{new}.safetensors"
+            target = checkpoint_path(new, root)
             if not target.exists():
                 os.link(path, target)
-            manifest[new] = _renamed_record(old, new, manifest.pop(old))
+            elif not target.samefile(path):       # a crash's leftover is the same file; anything else is refused
+                raise ZooError(f"{target} exists and is not {path}; move it away, then migrate again")
+            manifest[new] = _renamed_record(old, new, manifest.pop(old), root)
             moves.append(path)
             done[old] = new
         for file_name, read in ((RECORDS, read_records), (RETIRED, read_retired)):
@@ -135,7 +137,7 @@ def rename_ids(assets: Path | None = None) -> dict[str, str]:
             renamed = {old: new for old, new in RENAMED_ENTRIES.items() if old in records and new not in records}
             if renamed:
                 for old, new in renamed.items():
-                    records[new] = _renamed_record(old, new, records.pop(old))
+                    records[new] = _renamed_record(old, new, records.pop(old), root)
                 replace_json(root / file_name, dict(sorted(records.items())))
                 done.update(renamed)
         if moves:

@@ -98,3 +98,14 @@ def test_benchmark_and_cli(capsys):
     assert r["batched_final_loss"] == pytest.approx(r["sequential_final_loss"], abs=1e-3)
     assert main(["--k", "0"]) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_median_at_and_best_run_read_live_results_by_recipe():
+    """The seeds of one recipe in ``{entry: {length: EM}}``: their median at a length, and the best run there."""
+    from lengen_utils.course.common.seeds import best_run, median_at
+    from lengen_utils.lab.zoo import recipe_entries
+
+    names = list(recipe_entries("nb05-plain").values())[:3]
+    live = {name: {10: em} for name, em in zip(names, (0.2, 0.9, 0.5))} | {"nb05-both-s0": {10: 1.0}}
+    assert median_at(live, "nb05-plain", 10) == 0.5
+    assert best_run(live, 10) == (1.0, "nb05-both-s0")

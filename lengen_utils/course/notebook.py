@@ -121,7 +121,8 @@ def show_text(text: str) -> None:
 
 def table(rows: dict, columns: list[str] | None = None, *, percent: bool = True, digits: int = 1):
     """A small comparison table for notebooks: ``rows[label] = {column: value}`` (or one value per
-    row). Floats in [0, 1] are shown as percentages; strings are shown as they are. Returns an
+    row). Floats in [0, 1] are shown as percentages; a ``(median, min, max)`` triple of fractions as
+    ``median [min–max]`` in % (the leaderboards' layout); strings are shown as they are. Returns an
     ``IPython.display.Markdown`` object (plain text outside Jupyter)."""
     rows = {k: (v if isinstance(v, dict) else {"value": v}) for k, v in rows.items()}
     columns = columns or list(dict.fromkeys(c for v in rows.values() for c in v))
@@ -131,6 +132,8 @@ def table(rows: dict, columns: list[str] | None = None, *, percent: bool = True,
             return "–"
         if isinstance(x, str):
             return x
+        if isinstance(x, tuple) and len(x) == 3:
+            return "{:.1f} [{:.1f}–{:.1f}]".format(*(100 * float(v) for v in x))
         if percent and isinstance(x, float) and 0 <= x <= 1:
             return f"{100 * x:.{digits}f}%"
         return f"{x:.{digits}f}" if isinstance(x, float) else str(x)

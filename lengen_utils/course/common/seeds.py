@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypeVar
 
+import numpy as np
+
 from ...lab.zoo import metrics, per_digit, recipe_entries
 
 T = TypeVar("T")
@@ -35,4 +37,14 @@ def of_recipe(by_name: Mapping[str, T], method: str) -> list[T]:
     return [value for name, value in by_name.items() if name in seeds]
 
 
-__all__ = ["Curves", "built_entries", "of_recipe", "seed_curves", "seed_per_digit"]
+def median_at(live: Mapping[str, Mapping[int, float]], method: str, length: int) -> float:
+    """The median exact match at ``length`` over the seeds of ``method`` in ``live`` (``{entry: {length: EM}}``)."""
+    return float(np.median([em[length] for em in of_recipe(live, method)]))
+
+
+def best_run(live: Mapping[str, Mapping[int, float]], length: int) -> tuple[float, str]:
+    """``(EM, entry)`` of the run in ``live`` (``{entry: {length: EM}}``) with the highest exact match at ``length``."""
+    return max((em[length], name) for name, em in live.items())
+
+
+__all__ = ["Curves", "best_run", "built_entries", "median_at", "of_recipe", "seed_curves", "seed_per_digit"]

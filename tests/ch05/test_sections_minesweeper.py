@@ -74,3 +74,18 @@ def test_shared_table_check_on_the_leaderboard_and_its_failures():
         mine.check_shared_table(_board(0.95, 0.99), 5)
     with pytest.raises(ClaimFailed, match="beat the shared table by >= 30 points"):
         mine.check_shared_table(_board(0.70, 0.90), 5)
+
+
+def test_check_ids_recounts_the_mines_around_each_cell():
+    from types import SimpleNamespace
+
+    from lengen_utils.core.boards.board import Board
+    from lengen_utils.core.boards.format import encode_board
+    from lengen_utils.core.positions2d import BoardPositions
+
+    b = Board.parse(["*M*", "**M", "M**"])
+    ex = encode_board(b)
+    ids = BoardPositions().assign(ex)
+    mine.check_ids(ex, ids, b)
+    with pytest.raises(ClaimFailed, match=r"the answer cell \(2, 2\) should be 1; got 2"):
+        mine.check_ids(ex, ids, SimpleNamespace(cells=b.cells, answer=b.answer[:2] + (("M", "2", "2"),)))

@@ -13,6 +13,7 @@ from lengen_utils.core.model import ModelConfig
 from lengen_utils.core.model.encodings import RelativeScalarBias
 from lengen_utils.core.problems import Problem
 from lengen_utils.course.ch05_coupling import baselines, coupling_attention as ca, depth
+from lengen_utils.course.notebook import table
 from lengen_utils.lab.leaderboard import leaderboard
 from lengen_utils.core.tasks import Task, TaskConfig
 
@@ -98,8 +99,9 @@ def test_depth_rows_and_check_curves():
     planted = {1: depth_curves(0.6, 0.2), 2: depth_curves(0.97, 0.4, 0.05), 3: depth_curves(0.8, 0.3, seeds=2)}
     seconds = {1: [100.0, 120.0, 110.0], 2: [200.0, 220.0, 210.0], 3: [300.0, 360.0]}
     rows = depth.rows(planted, seconds)
-    assert rows["1 layer"]["15 dig"] == "61.0 [60.0–62.0]" and rows["2 layers"]["gen. length"] == "15"
-    assert rows["3 layers"]["train time"] == "300 s, 360 s" and rows["3 layers"]["seeds"] == "2"
+    assert rows["1 layer"]["15 dig"] == pytest.approx((0.61, 0.60, 0.62)) and rows["2 layers"]["gen. length"] == 15
+    assert rows["3 layers"]["train time"] == "300 s, 360 s" and rows["3 layers"]["seeds"] == 2
+    assert "| 1 layer | 100.0 [100.0–100.0] | 100.0 [97.0–100.0] | 61.0 [60.0–62.0] |" in str(table(rows).data)
     assert depth.layers(1) == "1 layer" and depth.layers(3) == "3 layers"
     fine = {1: planted[1], 3: planted[3]}
     depth.check_curves(fine, seconds)

@@ -28,8 +28,7 @@ def mastered(board: dict) -> list[str]:
 
 def band_groups(board: dict) -> dict[str, dict[str, str]]:
     """The mastered methods in two figures (a palette holds 10 series): without and with digits tied to significance."""
-    done = {m: label for m, label in built(board).items() if m in mastered(board)}
-    return {f"{title}: median and range over seeds": {m: label for m, label in done.items()
+    return {f"{title}: median and range over seeds": {m: LABELS[m] for m in mastered(board)
                                                       if (m in NO_SIGNIFICANCE) == agnostic}
             for title, agnostic in (("No digit tied to its significance", True),
                                     ("Digits tied to their significance (IDs or hints)", False))}

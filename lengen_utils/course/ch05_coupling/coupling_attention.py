@@ -11,7 +11,7 @@ from ...analysis.interpret import attention_mass_by_id_offset, mean_attention
 from ...core.model.encodings import RelativeScalarBias
 from ..notebook import pct
 from ..plots import check_figure, series_styles
-from ..plots.style import legend_below
+from ..plots.style import finish
 
 
 def relative_biases(model) -> list[tuple[int, np.ndarray]]:
@@ -38,9 +38,8 @@ def plot_bias(d: np.ndarray, bias: np.ndarray, title: str):
     ax.axvline(0, color="0.35", linestyle=":", linewidth=1)
     ax.set_xticks(d)
     ax.set(xlabel=f"coupled-ID difference d = ID(key) − ID(query), clipped at ±{d.max()}",
-           ylabel="learned bias (added to the score)", title=title)
-    legend_below(ax)
-    fig.tight_layout()
+           ylabel="learned bias (added to the score)")
+    finish(fig, ax, title, legend=True)
     if problems := check_figure(fig):
         raise ValueError(f"the bias plot breaks the course's figure standard: {problems}")
     return fig
@@ -91,8 +90,7 @@ def check_mass(mass: Mapping[str, Mapping[int, np.ndarray]]) -> None:
     claim(min(best["both"]) >= 0.8, "our variant's best heads should put at least 80% of their attention on ID j − 1 "
           "and on ID j", f"{pct(best['both'][0])} and {pct(best['both'][1])}")
     claim(max(best["plain"]) < min(best["both"]), "plain coupling's best heads should put less there than ours",
-          f"{pct(max(best['plain']))} against {pct(min(best['both']))}",
-          "Then a leak of attention is not what separates the two.")
+          f"{pct(max(best['plain']))} against {pct(min(best['both']))}", "Then a leak is not what separates them.")
 
 
 def heaviest_key_offsets(weights: np.ndarray, ids: Sequence[int], queries: Sequence[int], head: int) -> list[int]:

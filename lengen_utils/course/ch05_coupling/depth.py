@@ -25,11 +25,10 @@ def curves() -> tuple[dict[int, Curves], dict[int, list[str]]]:
     return depth, {L: [built_entries(METHODS[L])[s] for s in c] for L, c in depth.items()}
 
 
-def rows(depth: Mapping[int, Curves], seconds: Mapping[int, list[float]]) -> dict[str, dict[str, str]]:
-    """The depth table: "median [min–max]" per tested length, generalizable length, seeds, training times."""
-    return {layers(L): {**{f"{n} dig": f"{100 * m:.1f} [{100 * lo:.1f}–{100 * hi:.1f}]"
-                           for n, (m, lo, hi) in median_and_range(c).items()},
-                        "gen. length": str(generalizable_length(c)), "seeds": str(len(c)),
+def rows(depth: Mapping[int, Curves], seconds: Mapping[int, list[float]]) -> dict[str, dict[str, object]]:
+    """The depth table: (median, min, max) per tested length, generalizable length, seeds, training times."""
+    return {layers(L): {**{f"{n} dig": v for n, v in median_and_range(c).items()},
+                        "gen. length": generalizable_length(c), "seeds": len(c),
                         "train time": ", ".join(f"{t:.0f} s" for t in seconds[L])} for L, c in depth.items()}
 
 

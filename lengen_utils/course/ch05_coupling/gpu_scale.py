@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..common.claims import claim
 from ..common.paper_scale import PaperScale
 from ..notebook import pct
+from .coupling import MASTERY
 
 _SECTION4 = ("more than 95% exact match up to 200-digit additions for 1-layer, 4-head models trained on 1-30 digits "
              "(Cho et al., Figures 1 and 3, median of 8 runs)")
@@ -38,11 +39,10 @@ REACH = {
 def check(lives: dict[str, dict[str, dict[int, float]]]) -> None:
     """Live, every seed masters its range, then clears :data:`REACH`; Cho's recipe at 1/5 its steps misses 100."""
     for recipe, ((length, bar, words), reaches) in REACH.items():
-        for name, points in lives[recipe].items():
-            claim(points[length] >= bar, f"{name} should master its trained range ({words})", pct(points[length]),
-                  "A model that fails in distribution says nothing about length.")
+        for name, em in lives[recipe].items():
+            claim(em[length] >= bar, f"{name} should master its trained range ({words})", pct(em[length]), MASTERY)
             for at, at_bar, should, fix in reaches:
-                claim(points[at] >= at_bar, f"{name} should {should}", pct(points[at]), fix)
+                claim(em[at] >= at_bar, f"{name} should {should}", pct(em[at]), fix)
     for name, points in lives[CHO_PLAIN.recipe].items():
         claim(points[100] < 0.5, f"at a fifth of the paper's steps {name} should not yet reach 100 digits (the text "
               f"says so)", pct(points[100]), "If it does, the text under-reports it: update the prose.")

@@ -7,6 +7,7 @@ from ..common.claims import claim
 from ..notebook import pct
 from ...lab.flagship_time import SHORT_UP_TO, TARGET_MEDIAN_1000, TARGET_SHORT, TARGET_WORST_500
 from ...lab.zoo import entry, entry_for
+from .coupling import MASTERY
 
 OURS, MINUTE = "flagship-reach", "flagship-minute"   # the one-minute recipe: the same decoder trained for time
 PACKS = {4: "nb05-reach-pack4", 8: "nb05-reach-pack8", 16: "nb05-reach-pack16"}
@@ -54,21 +55,25 @@ def check_reach(live: dict[str, dict[int, float]], short: int, long: int) -> Non
     """Live: with the scalable softmax ``long`` digits hold and ``short`` are mastered; without it ``long`` fails."""
     ours, plain = live[OURS], live["plain"]
     claim(ours[short] >= 0.99, f"the flagship without its table should master {short}-digit sums",
-          pct(ours[short]), "A model that fails in distribution says nothing about length.")
+          pct(ours[short]), MASTERY)
     claim(ours[long] >= 0.95, f"with the scalable softmax the flagship should add {long}-digit numbers (>= 95%)",
           pct(ours[long]))
     claim(plain[long] <= 0.5, f"without the scalable softmax the same decoder should fail at {long} digits "
-          f"(attention dilution)", pct(plain[long]), "If it does not, the softmax is not what carries the reach: "
-          "update the text.")
+          "(attention dilution)", pct(plain[long]), "If not, the softmax does not carry the reach: update the text.")
+
+
+def check_reach_targets(lengths: dict, who: str) -> None:
+    """From a leaderboard's ``lengths``: ``who`` adds 1000-digit numbers and every seed masters the short sums."""
+    claim(lengths[1000]["median"] >= TARGET_MEDIAN_1000, f"{who} should add 1000-digit numbers (median >= "
+          f"{TARGET_MEDIAN_1000:.0%})", pct(lengths[1000]["median"]))
+    short = min(v["min"] for n, v in lengths.items() if n <= SHORT_UP_TO)
+    claim(short >= TARGET_SHORT, f"every seed should get >= {TARGET_SHORT:.1%} at every length up to {SHORT_UP_TO} "
+          "digits", pct(short), "A model that misses short sums says nothing about long ones.")
 
 
 def check_boards(seeds_board: dict, knob_board: dict) -> None:
     """From the manifest: the seeds reach the flagship's targets; packing alone pushes the reach out, not to 1000."""
-    ours = seeds_board["methods"][OURS]["lengths"]
-    claim(ours[1000]["median"] >= TARGET_MEDIAN_1000, f"the flagship without its table should add 1000-digit "
-          f"numbers (median >= {TARGET_MEDIAN_1000:.0%})", pct(ours[1000]["median"]))
-    short = min(v["min"] for n, v in ours.items() if n <= SHORT_UP_TO)
-    claim(short >= TARGET_SHORT, f"every seed should get >= {TARGET_SHORT:.1%} up to {SHORT_UP_TO} digits", pct(short))
+    check_reach_targets(seeds_board["methods"][OURS]["lengths"], "the flagship without its table")
     knobs = [knob_board["methods"][m]["lengths"] for p, m in sorted(PACKS.items()) if m in knob_board["methods"]]
     at500 = [k[500]["median"] for k in knobs]
     claim(at500 == sorted(at500), "without the scalable softmax, more problems per sequence should push the reach out "
@@ -81,15 +86,10 @@ def check_boards(seeds_board: dict, knob_board: dict) -> None:
 def check_minute(minute: dict, seeds_board: dict) -> None:
     """The one-minute recipe meets ``bench flagship-time``'s reach targets and trains faster than the 2,000 steps."""
     m = minute["methods"][MINUTE]
-    lengths = m["lengths"]
     claim(len(m["seeds"]) >= 5, "the one-minute recipe should be recorded for at least 5 seeds", str(len(m["seeds"])))
-    claim(lengths[1000]["median"] >= TARGET_MEDIAN_1000, f"the one-minute flagship should add 1000-digit numbers "
-          f"(median of its seeds >= {TARGET_MEDIAN_1000:.0%})", pct(lengths[1000]["median"]))
-    claim(lengths[500]["min"] >= TARGET_WORST_500, f"every seed of the one-minute flagship should keep >= "
-          f"{TARGET_WORST_500:.0%} at 500 digits", pct(lengths[500]["min"]))
-    short = min(v["min"] for n, v in lengths.items() if n <= SHORT_UP_TO)
-    claim(short >= TARGET_SHORT, f"every seed should get >= {TARGET_SHORT:.1%} at every length up to {SHORT_UP_TO} "
-          f"digits", pct(short), "A model that misses short sums says nothing about long ones.")
+    check_reach_targets(m["lengths"], "the one-minute flagship")
+    claim(m["lengths"][500]["min"] >= TARGET_WORST_500, f"every seed of the one-minute flagship should keep >= "
+          f"{TARGET_WORST_500:.0%} at 500 digits", pct(m["lengths"][500]["min"]))
     fast, slow = max(m["train_seconds"]), min(seeds_board["methods"][OURS]["train_seconds"])
     claim(fast < slow, "every seed of the one-minute recipe should train in fewer seconds than any seed of the "
           "2,000-step recipe (manifest)", f"{fast:.0f} s against {slow:.0f} s")

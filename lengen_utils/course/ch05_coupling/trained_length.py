@@ -12,6 +12,7 @@ from ..plots import check_figure, series_styles
 from ..plots.style import REFERENCE_GREY, legend_below
 from ...analysis.generalization import median_and_range
 from ...lab.zoo import entry, entry_for, manifest_record, per_digit, recipe_entries
+from .coupling import MASTERY
 
 #: Cho et al. Figure 3 (paper): generalizable length of plain coupling, 1 layer 4 heads, GPU scale, tests up to 200.
 PAPER_FIG3 = {10: 70, 20: 135, 30: 200, 40: 200}
@@ -24,7 +25,7 @@ TARGET_MEDIAN_70, TARGET_WORST_40 = 0.95, 0.9
 
 def curves(methods: Mapping[int, str] = OURS) -> dict[int, Curves]:
     """``{trained length: {seed: {length: EM}}}`` of the built seeds; refuses, naming the build command, if none is."""
-    out = {k: c for k, c in ((k, seed_curves(m)) for k, m in methods.items()) if c}
+    out = {k: c for k, m in methods.items() if (c := seed_curves(m))}
     recipe = next(iter(methods.values()))
     first = next(iter(recipe_entries(recipe).values()), None)         # its lowest seed
     claim(bool(out), "the Figure 3 runs should be built", "none of " + ", ".join(methods.values()),
@@ -57,8 +58,8 @@ def rows(fig3: Mapping[int, Curves], gen3: Mapping[int, int], digits3: Mapping[i
          methods: Mapping[int, str] = OURS) -> dict[str, dict[str, object]]:
     """The Figure 3 table: median per tested length, generalizable length, digits-right length, seeds, times."""
     seconds = {k: [manifest_record(built_entries(methods[k])[s])["train_seconds"] for s in c] for k, c in fig3.items()}
-    return {f"trained 1–{k}": {**{f"{n} dig": v[0] for n, v in median_and_range(c).items()},
-                               "gen. length": str(gen3[k]), "digits right up to": str(digits3[k]), "seeds": str(len(c)),
+    return {f"trained 1–{k}": {**{f"{n} dig": v[0] for n, v in median_and_range(c).items()}, "gen. length": gen3[k],
+                               "digits right up to": digits3[k], "seeds": len(c),
                                "train time": ", ".join(f"{t:.0f} s" for t in seconds[k])} for k, c in fig3.items()}
 
 
@@ -84,9 +85,8 @@ def plot_figure3(series: Mapping[str, Mapping[int, int]], longest: int, title: s
 
 def check_figure3(gen3: Mapping[int, int], digits3: Mapping[int, int], longest: int) -> None:
     """Every trained length generalizes at least to itself, and its digits stay right up to our longest test."""
-    for k in gen3:
-        claim(gen3[k] >= k, f"trained on 1–{k}, the generalizable length should be at least {k}", str(gen3[k]),
-              "A model that fails in distribution says nothing about length.")
+    for k, g in gen3.items():
+        claim(g >= k, f"trained on 1–{k}, the generalizable length should be at least {k}", str(g), MASTERY)
         claim(digits3[k] == longest, f"trained on 1–{k}, every digit below the final carry should stay right to our "
               f"longest test ({longest} digits) in every seed", f"up to {digits3[k]}",
               "Then the digits, not only the end of the answer, limit the length.")
@@ -107,13 +107,10 @@ def check_live(live3: Mapping[int, Mapping[int, float]], gen3: Mapping[int, int]
 
 def failures(fig3: Mapping[int, Curves], gen3: Mapping[int, int], methods: Mapping[int, str] = OURS) -> dict:
     """Seed 0 at the first tested length past the generalizable length: worst digit, final carry, EM (manifest)."""
-    out = {}
-    for k in fig3:
-        if past := [n for n in sorted(fig3[k][0]) if n > gen3[k]]:
-            n1, pd = past[0], per_digit(built_entries(methods[k])[0])[past[0]]
-            out[k] = {"length": str(n1), "digits below the final carry (worst)": worst_digit(pd, n1),
-                      "final carry": pd[n1], "exact match": fig3[k][0][n1]}
-    return out
+    first = {k: min((n for n in c[0] if n > gen3[k]), default=None) for k, c in fig3.items()}
+    pd = {k: per_digit(built_entries(methods[k])[0])[n] for k, n in first.items() if n}
+    return {k: {"length": first[k], "digits below the final carry (worst)": worst_digit(d, first[k]),
+                "final carry": d[first[k]], "exact match": fig3[k][0][first[k]]} for k, d in pd.items()}
 
 
 def check_failures(fail3: Mapping[int, Mapping]) -> None:
@@ -129,8 +126,7 @@ def check_failures(fail3: Mapping[int, Mapping]) -> None:
 
 def check_start(by_start: Mapping[int, float]) -> None:
     """Live: the model without the sink holds long sums only at Cho's evaluation start 1."""
-    claim(by_start[1] >= 0.9, "at Cho's evaluation start 1 the model should hold 60-digit sums (>= 90%)",
-          pct(by_start[1]))
+    claim(by_start[1] >= 0.9, "at Cho's evaluation start 1 it should hold 60-digit sums (>= 90%)", pct(by_start[1]))
     others = {s: em for s, em in by_start.items() if s != 1}
     claim(max(others.values()) <= 0.3, "at any other start it should fail (<= 30%)",
           ", ".join(f"{pct(em)} from {s}" for s, em in others.items()),
@@ -163,7 +159,7 @@ def sink_rows(fig3: Mapping[int, Curves], gen3: Mapping[int, int], fig3s: Mappin
               gen3s: Mapping[int, int], at: tuple[int, ...] = (10, 20, 40, 60, 80, 100, 120)) -> dict[str, dict]:
     """Figure 3 with and without the sink, one row per trained length and recipe: medians, gen. length, seeds."""
     return {f"trained 1–{k}{label}": {**{f"{n} dig": v[0] for n, v in median_and_range(runs[k]).items() if n in at},
-                                      "gen. length": str(gens[k]), "seeds": str(len(runs[k]))}
+                                      "gen. length": gens[k], "seeds": len(runs[k])}
             for k in sorted(set(fig3) | set(fig3s))
             for label, runs, gens in (("", fig3, gen3), (" + sink", fig3s, gen3s)) if k in runs}
 

@@ -171,13 +171,13 @@ def test_reach_table_puts_notebook_05_beside_notebook_08():
     rows = agenda.reach_table(board, reference)
     assert list(rows) == ["direct answer", "looped", "Abacus + looped", f"notebook 05: {NB05_LABELS['nb05-both']}",
                           f"notebook 05: {NB05_LABELS['nb05-base-ape']}"]
-    assert rows["Abacus + looped"] == {"trained on": "1–5", "mastered": "yes", "generalizable length": "12",
+    assert rows["Abacus + looped"] == {"trained on": "1–5", "mastered": "yes", "generalizable length": 12,
                                        "× trained": "2.4"}
     assert rows["direct answer"]["× trained"] == "1.0"
-    assert rows["looped"] == {"trained on": "1–5", "mastered": "no", "generalizable length": "–",
-                              "× trained": "–"}
+    assert rows["looped"] == {"trained on": "1–5", "mastered": "no", "generalizable length": None,
+                              "× trained": None}                                  # table shows None as "–"
     assert rows["notebook 05: both (our variant)"] == {"trained on": "1–10", "mastered": "yes",
-                                                       "generalizable length": "40", "× trained": "4.0"}
+                                                       "generalizable length": 40, "× trained": "4.0"}
 
 
 def summary_board(**changes) -> dict:
@@ -555,7 +555,7 @@ def test_check_digits_passes_and_names_each_failure(monkeypatch):
     plant_digits(monkeypatch)
     looping.check_digits(loop_board())
     plant_digits(monkeypatch, units5={"nb08-abacus-looped": 0.6})
-    with pytest.raises(ClaimFailed, match=r"^Abacus, looped should miss the units digit at 5 digits \(<= 50%, the "
+    with pytest.raises(ClaimFailed, match=r"^Abacus, looped should miss the units digit at 5 digits \(<= 50%, "
                                           r"others >= 95%\); got 60\.0%, others 100\.0%"):
         looping.check_digits(loop_board())
     plant_digits(monkeypatch, units5={"nb08-abacus-eq": 0.9})

@@ -41,9 +41,7 @@ def figure2b_rows(curves: Mapping[str, Curve], frame: int) -> dict[str, dict[str
     cols = {5: "k=5", 10: "k=10 (2x)", 15: "k=15 (3x)", 20: "k=20 (4x)", frame - 1: f"k={frame - 1}",
             frame: f"k={frame} (full frame)"}
     rows = {label: {name: c[k] for k, name in cols.items()} for label, c in curves.items()}
-    paper = {**{cols[k]: FIGURE_2B[k] for k in (5, 10, 15, 20)}, cols[frame - 1]: FIGURE_2B["l-1"],
-             cols[frame]: FIGURE_2B["l"]}
-    return {**rows, "Sabbaghi Fig. 2b (≤ 5, l = 50)": paper}
+    return rows | {"Sabbaghi Fig. 2b (≤ 5, l = 50)": dict(zip(cols.values(), FIGURE_2B.values()))}
 
 
 def check_figure2b(em: Curve, em_sh: Curve, em8: Curve, frame: int) -> None:
@@ -63,15 +61,16 @@ def check_figure2b(em: Curve, em_sh: Curve, em8: Curve, frame: int) -> None:
 def check_frame(per: Mapping[int, Curve], per8: Mapping[int, Curve], em8: Curve, frame: int) -> None:
     """The recorded per-digit accuracies (``per[length][significance]``): at ``frame`` the units digit breaks."""
     low = min(min(per8[k].values()) for k in (frame - 2, frame - 1))
-    claim(low >= 0.98, f"below the full frame every digit of the ≤ 8 model should be right in 98% of the sums", pct(low))
+    claim(low >= 0.98, "below the full frame every digit of the ≤ 8 model should be right in 98% of the sums",
+          pct(low))
     units, tens, rest = per8[frame][0], per8[frame][1], min(per8[frame][s] for s in range(2, frame + 1))
-    claim(units < 0.9 and units < tens and rest >= 0.98, f"at {frame} digits the units digit should break (below 90%), "
-          "the tens digit less, every other digit hold 98%", f"units {pct(units)}, tens {pct(tens)}, others >= {pct(rest)}",
-          "Then the spurious cue (pads at the start of every frame) is not what breaks the full frame.")
-    claim(em8[frame] <= em8[frame - 1] - 0.1, f"exact match should fall by 10 points from {frame - 1} to {frame} digits",
-          f"{pct(em8[frame - 1])} to {pct(em8[frame])}")
-    claim(per[frame][0] <= per[20][0] - 0.2, f"the ≤ 5 model's units digit should collapse at {frame} digits (20 points "
-          f"below its {pct(per[20][0])} at 20)", pct(per[frame][0]))
+    claim(units < 0.9 and units < tens and rest >= 0.98, f"at {frame} digits the units digit should break (below "
+          "90%), the tens digit less, every other digit hold 98%", f"units {pct(units)}, tens {pct(tens)}, others >= "
+          f"{pct(rest)}", "Then the spurious cue (pads at the start of every frame) is not what breaks the full frame.")
+    claim(em8[frame] <= em8[frame - 1] - 0.1, f"exact match should fall by 10 points from {frame - 1} to {frame} "
+          "digits", f"{pct(em8[frame - 1])} to {pct(em8[frame])}")
+    claim(per[frame][0] <= per[20][0] - 0.2, f"the ≤ 5 model's units digit should collapse at {frame} digits (20 "
+          f"points below its {pct(per[20][0])} at 20)", pct(per[frame][0]))
 
 
 def check_shift(em: Curve, em_sh: Curve) -> None:
@@ -100,10 +99,9 @@ def check_vectors(top: Sequence[Sequence[int]], frame: int) -> None:
 
 def check_comparison(live: Mapping[str, Curve]) -> None:
     """``live[encoding][length]`` at 5 and 10 digits: RPE leads; NoPE and ALiBi fit nothing; APE, RoPE only 5."""
-    others = {x: live[x][10] for x in ("APE", "NoPE", "RoPE", "ALiBi")}
-    best = max(others, key=others.get)
-    claim(live["RPE"][10] >= others[best] + 0.5, "at 10 digits RPE should lead every other encoding by 50 points "
-          f"(the best other is {best} at {pct(others[best])})", pct(live["RPE"][10]))
+    best = max(("APE", "NoPE", "RoPE", "ALiBi"), key=lambda x: live[x][10])
+    claim(live["RPE"][10] >= live[best][10] + 0.5, "at 10 digits RPE should lead every other encoding by 50 points "
+          f"(the best other is {best} at {pct(live[best][10])})", pct(live["RPE"][10]))
     for name in ("NoPE", "ALiBi"):
         claim(live[name][5] <= 0.1, f"{name} should not fit even 5-digit sums in an encoder (at most 10%)",
               pct(live[name][5]), "Without a direction, the encoder cannot tell 12+34 from 21+43.")
@@ -111,7 +109,6 @@ def check_comparison(live: Mapping[str, Curve]) -> None:
           f"{pct(live['APE'][5])} and {pct(live['APE'][10])}")
     claim(live["RoPE"][5] >= 0.95 and live["RoPE"][10] < 0.5, "RoPE should fit 5 digits (95%) and generalize only a "
           "little (under 50% at 10)", f"{pct(live['RoPE'][5])} and {pct(live['RoPE'][10])}")
-
 
 
 def check_paper_scale(live: Mapping[str, Curve]) -> None:

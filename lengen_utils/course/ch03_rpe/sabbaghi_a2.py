@@ -2,17 +2,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from statistics import median_high
 
 from ...analysis.rpe_decline import (CascadeSplit, digit_accuracy_by_significance, exact_match_by_cascade,
                                      pad_only_offset_mass)
 from ..common.claims import claim
 from ...core.constants import EVAL_SEED
 from ...lab.leaderboard import leaderboard_rows
-from ...lab.zoo import entry, entry_for, load, read_manifest, recipe_entries
+from ...lab.zoo import entry, entry_for, load, manifest_record, recipe_entries
 from .recipes import A2_LADDER
 from ...lab.zoo.records import read_records
 from ..notebook import n_eval, pct
 from ..common.paper_scale import checkpoint_rows
+from ..common.seeds import built_entries, seed_curves
 from .rpe import PAPER_SCALE
 
 PAPER_RECIPE = "sabbaghi-a2-paper"               # Sabbaghi et al.'s recipe at their size (records only)
@@ -44,32 +46,27 @@ def paper_rows(lengths: tuple[int, ...] = PAPER_LENGTHS) -> dict[str, dict[str, 
     """The paper's recipe (selected and final checkpoints) beside our earlier GPU recipe: EM per length, as rows."""
     rows = {}
     for rec in paper_records().values():
-        rows.update(checkpoint_rows(rec, f"paper's recipe, seed {rec['seed']}", lengths))
-    manifest = read_manifest()
-    for seed, name in recipe_entries(OUR_GPU_RECIPE, built_only=True).items():
-        rows.update(checkpoint_rows(manifest[name], f"our GPU recipe (d 256), seed {seed}, final", lengths))
+        rows |= checkpoint_rows(rec, f"paper's recipe, seed {rec['seed']}", lengths)
+    for seed, name in built_entries(OUR_GPU_RECIPE).items():
+        rows |= checkpoint_rows(manifest_record(name), f"our GPU recipe (d 256), seed {seed}, final", lengths)
     return rows
 
 
 def paper_budget() -> dict[str, dict[str, str]]:
     """Size, steps, time and device of each recorded seed of the paper's recipe."""
-    rows = {}
-    for name, rec in paper_records().items():
-        e = entry(name)
-        rows[f"seed {rec['seed']}"] = {
-            "parameters": f"{rec['n_parameters']:,}", "steps": f"{rec.get('stopped', {}).get('step', e.train.steps):,}",
-            "batch": str(e.train.batch_size), "train s": f"{rec['train_seconds']:.0f}", "device": rec["gpu"],
-            "stored": "no (records.json)"}
-    return rows
+    return {f"seed {rec['seed']}": {
+        "parameters": f"{rec['n_parameters']:,}",
+        "steps": f"{rec.get('stopped', {}).get('step', entry(name).train.steps):,}",
+        "batch": str(entry(name).train.batch_size), "train s": f"{rec['train_seconds']:.0f}", "device": rec["gpu"],
+        "stored": "no (records.json)"} for name, rec in paper_records().items()}
 
 
 def check_paper_recipe() -> None:
     """The paper's records: the validation curve fluctuates, seeds disagree, none reaches 40, the best beats ours."""
     records = paper_records()
-    drops = [max((a - b) for ems in rec["selection"]["em"].values() for a, b in zip(ems, ems[1:]))
-             for rec in records.values()]
-    claim(max(drops) >= 0.2, "the validation curve should fluctuate (a drop of >= 20 points between validations)",
-          pct(max(drops)), "Then the paper's 'highly fluctuating' curve is not what we recorded: update the prose.")
+    drop = max(a - b for r in records.values() for ems in r["selection"]["em"].values() for a, b in zip(ems, ems[1:]))
+    claim(drop >= 0.2, "the validation curve should fluctuate (a drop of >= 20 points between validations)",
+          pct(drop), "Then the paper's 'highly fluctuating' curve is not what we recorded: update the prose.")
     at20 = {name: rec["metrics"]["em"]["20"] for name, rec in records.items()}
     if len(at20) > 1:
         claim(max(at20.values()) - min(at20.values()) >= 0.3, "the seeds should disagree at 20 digits (>= 30 points)",
@@ -77,10 +74,9 @@ def check_paper_recipe() -> None:
     for name, rec in records.items():
         claim(rec["metrics"]["em"]["40"] < 0.5, f"{name} should not reach 40 digits (the text says so)",
               pct(rec["metrics"]["em"]["40"]), "If it does, the text under-reports the paper's recipe.")
-    manifest = read_manifest()
-    ours = max(manifest[n]["metrics"]["em"]["20"] for n in recipe_entries(OUR_GPU_RECIPE, built_only=True).values())
-    claim(max(at20.values()) > ours, f"the paper's recipe should beat our earlier GPU recipe at 20 digits ({pct(ours)}) "
-          f"with its best seed", pct(max(at20.values())))
+    ours = max(em[20] for em in seed_curves(OUR_GPU_RECIPE).values())
+    claim(max(at20.values()) > ours, "the paper's recipe should beat our earlier GPU recipe at 20 digits "
+          f"({pct(ours)}) with its best seed", pct(max(at20.values())))
 
 
 @dataclass(frozen=True)
@@ -96,9 +92,8 @@ class Decline:
 def measure_decline(name: str = DIAGNOSED) -> Decline:
     """Live on ``name``: per-digit accuracy, the cascade split, and the attention on pad-only offsets."""
     model, task = load(name)
-    trained = task.config.max_digits
     return Decline(
-        name, trained,
+        name, task.config.max_digits,
         digit_accuracy_by_significance(model, task, DECLINE_LENGTHS, n=n_eval(200, 60), seed=LIVE_SEED),
         exact_match_by_cascade(model, task, CASCADE_AT, n=n_eval(400, 150), max_cascade=1, seed=LIVE_SEED),
         pad_only_offset_mass(model, task, DECLINE_LENGTHS, n=n_eval(40, 15), seed=LIVE_SEED))
@@ -106,14 +101,11 @@ def measure_decline(name: str = DIAGNOSED) -> Decline:
 
 def decline_rows(d: Decline) -> dict[str, dict[str, float]]:
     """Per length: the units digit, the worst and the median middle digit, the top digit, and the pad-only mass."""
-    rows = {}
-    for k, per in d.per_digit.items():
-        middle = sorted(per[s] for s in range(1, k))
-        rows[f"{k} digits"] = {"units digit": per[0], "worst middle digit": middle[0],
-                               "median middle digit": middle[len(middle) // 2], "top digit": per[k],
-                               "attention on pad-only offsets": d.pad_only_mass[k]}
-    rows[f"{d.trained} digits (trained)"] = {"attention on pad-only offsets": d.pad_only_mass[d.trained]}
-    return rows
+    middle = {k: [per[s] for s in range(1, k)] for k, per in d.per_digit.items()}
+    rows = {f"{k} digits": {"units digit": per[0], "worst middle digit": min(middle[k]),
+                            "median middle digit": median_high(middle[k]), "top digit": per[k],
+                            "attention on pad-only offsets": d.pad_only_mass[k]} for k, per in d.per_digit.items()}
+    return rows | {f"{d.trained} digits (trained)": {"attention on pad-only offsets": d.pad_only_mass[d.trained]}}
 
 
 def check_decline(d: Decline) -> None:
@@ -141,12 +133,13 @@ def ladder_rows(board: dict) -> dict[str, dict[str, str]]:
     return leaderboard_rows(board, labels)
 
 
-#: the rungs a figure draws: the course's recipe, the paper's sampler alone, the paper's whole recipe, the fix
+#: the rungs the text reads and a figure draws: the course's recipe, the paper's sampler alone, the paper's whole
+#: recipe, the fix
 BAND_RUNGS = ("a2-ours", "a2-uniform", "a2-select", "a2-window")
 
 
 def band_labels(board: dict) -> dict[str, str]:
-    """``{method: label}`` of :data:`BAND_RUNGS` that are built, for :func:`~lengen_utils.lab.leaderboard.median_bands`."""
+    """``{method: label}`` of :data:`BAND_RUNGS` that are built, for ``leaderboard.median_bands``."""
     return {r: RUNG_LABELS[r] for r in BAND_RUNGS if r in board["methods"]}
 
 
@@ -155,25 +148,20 @@ SINK_MODELS = {RUNG_LABELS[r]: entry_for(r, 0).name for r in ("a2-ours", "a2-sel
 WINDOWED = RUNG_LABELS["a2-window"]
 
 
-def _median(board: dict, recipe: str, length: int) -> float:
-    return board["methods"][recipe]["lengths"][length]["median"]
-
-
 def check_ladder(board: dict) -> None:
     """Medians over seeds: ours fails at 30, the sampler hurts, the paper's recipe stops at 5, the window reaches 40."""
-    ours, uniform, paper, window = "a2-ours", "a2-uniform", "a2-select", "a2-window"
-    missing = [r for r in (ours, uniform, paper, window) if r not in board["methods"]]
+    ours, uniform, paper, window = BAND_RUNGS
+    m = board["methods"]
+    missing = [r for r in BAND_RUNGS if r not in m]
     claim(not missing, "every rung the text reads should be built", f"missing {missing}",
           "Build them with `python -m lengen_utils.lab.zoo train --tag sabbaghi-a2`.")
-    m = board["methods"]
+    med = {r: {k: c["median"] for k, c in m[r]["lengths"].items()} for r in BAND_RUNGS}
     claim(m[ours]["mastered"], f"{ours} should master 1-5 digits", "not mastered")
-    claim(_median(board, ours, 30) < 0.5, f"{ours} should fail at 30 digits (median < 50%)",
-          pct(_median(board, ours, 30)))
-    claim(_median(board, uniform, 10) < _median(board, ours, 10), f"the paper's sampler alone ({uniform}) should "
-          f"decline earlier than the course's recipe", f"{pct(_median(board, uniform, 10))} against "
-          f"{pct(_median(board, ours, 10))} at 10 digits")
-    claim(_median(board, paper, 6) < 0.5, f"the paper's whole recipe at this size ({paper}, selected) should stop at "
-          f"its trained length (median < 50% at 6 digits; the text says so)", pct(_median(board, paper, 6)),
+    claim(med[ours][30] < 0.5, f"{ours} should fail at 30 digits (median < 50%)", pct(med[ours][30]))
+    claim(med[uniform][10] < med[ours][10], f"the paper's sampler alone ({uniform}) should decline earlier than the "
+          "course's recipe", f"{pct(med[uniform][10])} against {pct(med[ours][10])} at 10 digits")
+    claim(med[paper][6] < 0.5, f"the paper's whole recipe at this size ({paper}, selected) should stop at its trained "
+          "length (median < 50% at 6 digits; the text says so)", pct(med[paper][6]),
           "If it carries further, the text under-reports the paper's recipe at this size.")
     worst1 = m[paper]["lengths"][1]["min"]
     claim(worst1 < 0.95, f"a seed of {paper} should miss 1-digit sums (< 95%; the text says one does not master the "
@@ -181,28 +169,24 @@ def check_ladder(board: dict) -> None:
     claim(m[window]["mastered"], f"{window} should master 1-5 digits", "not mastered", "A fix that fails in "
           "distribution says nothing about length.")
     for length, bar in ((20, 0.9), (40, 0.7)):
-        claim(_median(board, window, length) >= bar, f"{window} should keep a median >= {pct(bar, 0)} at {length} "
-              f"digits (the targets)", pct(_median(board, window, length)))
+        claim(med[window][length] >= bar, f"{window} should keep a median >= {pct(bar, 0)} at {length} digits (the "
+              "targets)", pct(med[window][length]))
 
 
 def sink_mass(names: dict[str, str], lengths: tuple[int, ...] = (5, 40)) -> dict[str, dict[str, float]]:
     """Live: the attention that answer-digit queries put on pad-only offsets, for each ``{label: entry}``."""
-    rows = {}
-    for label, name in names.items():
-        model, task = load(name)
-        mass = pad_only_offset_mass(model, task, lengths, n=n_eval(40, 15), seed=LIVE_SEED)
-        rows[label] = {f"{k} digits": mass[k] for k in lengths}
-    return rows
+    masses = {label: pad_only_offset_mass(*load(name), lengths, n=n_eval(40, 15), seed=LIVE_SEED)
+              for label, name in names.items()}
+    return {label: {f"{k} digits": mass[k] for k in lengths} for label, mass in masses.items()}
 
 
 def check_sink(rows: dict[str, dict[str, float]], windowed: str) -> None:
     """Unwindowed models park >= 20% of the answer digits' attention on pad-only offsets; the window leaves < 1%."""
-    for label, cells in rows.items():
+    for column, mass in rows[windowed].items():
+        claim(mass < 0.01, f"the windowed model should leave no attention on pad-only offsets at {column}", pct(mass),
+              "The window should hide every offset that training only filled with pad.")
+    for label, cells in ((label, cells) for label, cells in rows.items() if label != windowed):
         for column, mass in cells.items():
-            if label == windowed:
-                claim(mass < 0.01, f"the windowed model should leave no attention on pad-only offsets at {column}",
-                      pct(mass), "The window should hide every offset that training only filled with pad.")
-            else:
-                claim(mass >= 0.2, f"{label} should park >= 20% of its attention on pad-only offsets at {column}",
-                      pct(mass))
+            claim(mass >= 0.2, f"{label} should park >= 20% of its attention on pad-only offsets at {column}",
+                  pct(mass))
 

@@ -41,9 +41,9 @@ METHODS = {
 }
 LABELS = {m: label for m, (label, _) in METHODS.items()}
 #: the widget's other trained length (1-3 digits, seed 0) of the methods the sections compare on length
-WIDGET_TRAINED = {3: {"nb08-direct": "nb08-direct-l3", "nb08-spaces": "nb08-spaces-l3", "nb08-scratch": "nb08-scratch-l3",
-                      "nb08-coupled": "nb08-coupled-l3", "nb08-coupled-scratch": "nb08-coupled-scratch-l3",
-                      "nb08-looped": "nb08-looped-l3"}}
+WIDGET_TRAINED = {3: {"nb08-direct": "nb08-direct-l3", "nb08-spaces": "nb08-spaces-l3",
+                      "nb08-scratch": "nb08-scratch-l3", "nb08-coupled": "nb08-coupled-l3",
+                      "nb08-coupled-scratch": "nb08-coupled-scratch-l3", "nb08-looped": "nb08-looped-l3"}}
 N1 = TRAINED_DIGITS + 1  # one digit past the trained range
 MASTERED = 0.95          # a model masters its trained range when its median EM at 5 digits is above this
 FAILED = 0.1             # a model fails one digit past the trained range at or below 10% exact match
@@ -53,9 +53,8 @@ Live = Mapping[str, Mapping[int, LengthResult]]
 def widget_choices() -> dict[tuple[int, str], list[str]]:
     """``{(trained length, method label): [zoo entries, one per seed]}`` for notebook 08's explorer."""
     out = {(TRAINED_DIGITS, label): list(recipe_entries(m).values()) for m, label in LABELS.items()}
-    for k, recipes in WIDGET_TRAINED.items():
-        out |= {(k, LABELS[m]): list(recipe_entries(r).values()) for m, r in recipes.items()}
-    return out
+    return out | {(k, LABELS[m]): list(recipe_entries(r).values()) for k, rs in WIDGET_TRAINED.items()
+                  for m, r in rs.items()}
 
 
 def labels(board: dict) -> dict[str, str]:
@@ -84,17 +83,16 @@ def agreement(p: float, n: int) -> float:
 
 
 def check_mastered(board: dict, live_results: Live, required: Sequence[str] = ()) -> None:
-    """The fair-comparison rule: each ``required`` method masters 1-5 digits, and seed 0 live agrees with the manifest."""
+    """The fair comparison: each ``required`` method masters 1-5 digits, and seed 0 live agrees with the manifest."""
     for m in required:
         claim(mastered(board, m), f"{LABELS[m]} should master 1–{TRAINED_DIGITS} digits (median over seeds above "
               f"{pct(MASTERED, 0)}) before any length claim", pct(median(board, m, TRAINED_DIGITS)),
               "A model that fails in distribution tells nothing about length.")
     for m in (m for m in labels(board) if m in live_results):
-        got, n = live_results[m][TRAINED_DIGITS].exact_match, live_results[m][TRAINED_DIGITS].n
-        recorded = metrics(entry_for(m, NB08_SEEDS[0]).name)[TRAINED_DIGITS]
-        claim(abs(got - recorded) <= agreement(recorded, n), f"{LABELS[m]}, seed 0, should score live at "
-              f"{TRAINED_DIGITS} digits what the manifest recorded (within {100 * agreement(recorded, n):.0f} points "
-              f"on {n} fresh problems)", f"{pct(got)} live, {pct(recorded)} recorded",
+        r, recorded = live_results[m][TRAINED_DIGITS], metrics(entry_for(m, NB08_SEEDS[0]).name)[TRAINED_DIGITS]
+        claim(abs(r.exact_match - recorded) <= agreement(recorded, r.n), f"{LABELS[m]}, seed 0, should score live "
+              f"at {TRAINED_DIGITS} digits what the manifest recorded (within {100 * agreement(recorded, r.n):.0f} "
+              f"points on {r.n} fresh problems)", f"{pct(r.exact_match)} live, {pct(recorded)} recorded",
               "Then the checkpoint and the manifest disagree.")
 
 
@@ -121,10 +119,8 @@ def learning_curves(method: str) -> dict[int, dict[int, float]]:
 
 def problems_to_master(method: str, level: float = MASTERED) -> float | None:
     """Median over seeds of the problems seen until the curve exceeds ``level`` (``None`` when most seeds never do)."""
-    found = [next((n for n, em in sorted(c.items()) if em > level), None) for c in learning_curves(method).values()]
-    if sum(x is None for x in found) * 2 > len(found):
-        return None
-    return statistics.median(x if x is not None else float("inf") for x in found)
+    found = [next((n for n, em in sorted(c.items()) if em > level), math.inf) for c in learning_curves(method).values()]
+    return None if found.count(math.inf) * 2 > len(found) else statistics.median(found)
 
 
 def problems(x: float | None) -> str:
@@ -146,26 +142,22 @@ SECTIONS = {"nb08-gap": "1. gap", "nb08-spaces": "2. spaces", "nb08-scratch": "3
 
 def methods_table(board: dict) -> dict[str, dict[str, str]]:
     """One row per method: what it changes, its budget, its built seeds' median training time, its sections."""
-    rows = {}
-    for m, (label, what) in METHODS.items():
-        seconds = [x for x in board["methods"].get(m, {}).get("train_seconds", []) if x is not None]
-        rows[label] = {"what": what, "budget": budget_text(budget(entry_for(m, 0))),
-                       "train s (median)": f"{statistics.median(seconds):.0f}" if seconds else "not built",
-                       "sections": ", ".join(SECTIONS[t] for t in get_recipe(m).tags if t in SECTIONS)}
-    return rows
+    seconds = {m: [x for x in board["methods"].get(m, {}).get("train_seconds", []) if x is not None] for m in METHODS}
+    return {label: {"what": what, "budget": budget_text(budget(entry_for(m, 0))),
+                    "train s (median)": f"{statistics.median(seconds[m]):.0f}" if seconds[m] else "not built",
+                    "sections": ", ".join(SECTIONS[t] for t in get_recipe(m).tags if t in SECTIONS)}
+            for m, (label, what) in METHODS.items()}
 
 
-def reach_table(board: dict, reference: dict | None = None) -> dict[str, dict[str, str]]:
+def reach_table(board: dict, reference: dict | None = None) -> dict[str, dict]:
     """Each method's generalizable length as a multiple of its trained length, beside notebook 05's leaderboard."""
-    reference = reference if reference is not None else leaderboard(NB05_TAG)
-    nb05 = {m: f"notebook 05: {label}" for m, label in NB05_LABELS.items() if m in reference["methods"]}
-    rows = {}
-    for label, row in [(label, board["methods"][m]) for m, label in labels(board).items()] + \
-            [(label, reference["methods"][m]) for m, label in nb05.items()]:
-        k, gen, ok = row["trained_digits"], row["generalizable_length"], row["mastered"]
-        rows[label] = {"trained on": f"1–{k}", "mastered": "yes" if ok else "no",
-                       "generalizable length": str(gen) if ok else "–", "× trained": f"{gen / k:.1f}" if ok else "–"}
-    return rows
+    ref = (reference if reference is not None else leaderboard(NB05_TAG))["methods"]
+    rows = {label: board["methods"][m] for m, label in labels(board).items()}
+    rows |= {f"notebook 05: {label}": ref[m] for m, label in NB05_LABELS.items() if m in ref}
+    return {label: {"trained on": f"1–{r['trained_digits']}", "mastered": "yes" if r["mastered"] else "no",
+                    "generalizable length": r["generalizable_length"] if r["mastered"] else None,
+                    "× trained": f"{r['generalizable_length'] / r['trained_digits']:.1f}" if r["mastered"] else None}
+            for label, r in rows.items()}
 
 
 #: the summary's groups: strategies with absolute positions, and positions tied to significance (True: the method

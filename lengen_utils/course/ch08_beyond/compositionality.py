@@ -7,13 +7,13 @@ from ...analysis.probes import ProbeReport
 from ..common.claims import claim
 from ..notebook import pct
 from . import agenda
-from .agenda import TRAINED_DIGITS
+from .agenda import N1, TRAINED_DIGITS
 
 #: per position scheme, the full task's recipe and each sub-task's (``"nb08-direct"``, ``"nb08-align"``, ...)
 GROUPS = {"APE": {"full sum": "nb08-direct", "alignment": "nb08-align", "digit sum": "nb08-modsum",
                   "carries": "nb08-carries"},
-          "coupled IDs": {"full sum": "nb08-coupled", "alignment": "nb08-coupled-align", "digit sum": "nb08-coupled-modsum",
-                          "carries": "nb08-coupled-carries"}}
+          "coupled IDs": {"full sum": "nb08-coupled", "alignment": "nb08-coupled-align",
+                          "digit sum": "nb08-coupled-modsum", "carries": "nb08-coupled-carries"}}
 BROKEN = 0.95            # a curve is broken at the first tested length where its median is not above 95%
 PROBE_TARGETS = ("carry", "modsum", "a", "b", "pair")
 PROBE_WORDS = {"carry": "carry", "modsum": "digit sum", "pair": "aligned pair"}
@@ -21,7 +21,8 @@ PROBE_WORDS = {"carry": "carry", "modsum": "digit sum", "pair": "aligned pair"}
 
 def breaks(board: dict) -> dict[str, dict[str, int | None]]:
     """Per scheme and task, the first tested length at which the median is not above 95% (``None``: never)."""
-    return {group: {task: next((n for n in sorted(board["methods"][m]["lengths"]) if agenda.median(board, m, n) <= BROKEN), None)
+    return {group: {task: next((n for n in sorted(board["methods"][m]["lengths"])
+                                if agenda.median(board, m, n) <= BROKEN), None)
                     for task, m in methods.items()} for group, methods in GROUPS.items()}
 
 
@@ -66,22 +67,21 @@ def probe_peak(report: ProbeReport, target: str, length: int) -> tuple[int, floa
 def probe_table(reports: Mapping[str, ProbeReport]) -> dict[str, dict[str, float]]:
     """Per model and target (carry, digit sum, aligned pair): the best layer's accuracy by length, and chance."""
     return {f"{label}: {word}": {**{f"{n} dig": probe_peak(r, t, n)[1] for n in r.lengths},
-                                 f"chance, {TRAINED_DIGITS + 1} dig": r.chance[(t, TRAINED_DIGITS + 1)]}
+                                 f"chance, {N1} dig": r.chance[(t, N1)]}
             for label, r in reports.items() for t, word in PROBE_WORDS.items()}
 
 
 def check_probes(reports: Mapping[str, ProbeReport]) -> None:
-    """Both full-sum models decode carry and digit sum at 5 digits; at 6 APE loses the digit sum, coupled IDs keep it."""
+    """Both models decode carry and digit sum at 5 digits; at 6 APE loses the digit sum, coupled IDs keep it."""
     for label, r in reports.items():
         for target in ("carry", "modsum"):
             layer, acc = probe_peak(r, target, TRAINED_DIGITS)
             claim(acc >= 0.95, f"in the {label} model, the {PROBE_WORDS[target]} should be linearly decodable at the "
                   f"trained length ({TRAINED_DIGITS} digits, best layer >= 95%)", f"{pct(acc)} (layer {layer})")
-    n = TRAINED_DIGITS + 1
-    lost, chance = probe_peak(reports["APE"], "modsum", n)[1], reports["APE"].chance[("modsum", n)]
-    claim(lost <= 2 * chance, f"in the APE model the digit sum should be lost at {n} digits (best layer at most "
+    lost, chance = probe_peak(reports["APE"], "modsum", N1)[1], reports["APE"].chance[("modsum", N1)]
+    claim(lost <= 2 * chance, f"in the APE model the digit sum should be lost at {N1} digits (best layer at most "
           "twice chance)", f"{pct(lost)} (chance {pct(chance)})",
           "Past the trained range the APE model no longer fetches the aligned digits: alignment breaks first.")
-    kept = probe_peak(reports["coupled IDs"], "modsum", n)[1]
-    claim(kept >= 0.9, f"in the coupled model the digit sum should survive at {n} digits (>= 90%)", pct(kept),
+    kept = probe_peak(reports["coupled IDs"], "modsum", N1)[1]
+    claim(kept >= 0.9, f"in the coupled model the digit sum should survive at {N1} digits (>= 90%)", pct(kept),
           "Coupled IDs fetch the aligned digits at any length.")

@@ -78,7 +78,7 @@ def check_digits(board: dict) -> None:
         units, rest = units_and_rest(digit_medians(m, TRAINED_DIGITS))
         ok = units >= 0.95 if m in FIXED else units <= 0.5 and rest >= 0.95
         claim(ok, f"{METHODS[m]} should {'write' if m in FIXED else 'miss'} the units digit at {TRAINED_DIGITS} "
-              f"digits ({'>= 95%' if m in FIXED else '<= 50%, the others >= 95%'})", f"{pct(units)}, others {pct(rest)}")
+              f"digits ({'>= 95%' if m in FIXED else '<= 50%, others >= 95%'})", f"{pct(units)}, others {pct(rest)}")
     for m in (m for m in FIXED if m in board["methods"]):
         d = digit_medians(m, N2)
         claim(min(d, key=d.get) == N2, f"{METHODS[m]}: the top digit (the final carry) should be the weakest at {N2} "

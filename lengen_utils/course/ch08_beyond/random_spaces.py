@@ -11,7 +11,7 @@ from ...lab.zoo import entry_for, per_digit
 from ..common.claims import claim
 from ..notebook import pct
 from . import agenda
-from .agenda import NB08_SEEDS, TRAINED_DIGITS
+from .agenda import N1, NB08_SEEDS, TRAINED_DIGITS
 
 METHODS = {"nb08-direct": "APE", "nb08-spaces": "APE + random spaces", "nb08-rsape": "random-start APE"}
 LOW = 3                  # "near the trained length": the three lowest answer digits (units, tens, hundreds)
@@ -31,16 +31,15 @@ def low_digits(per_digit: Mapping[int, float], k: int = LOW) -> float:
     return sum(per_digit[s] for s in range(k)) / k
 
 
-def median_low_digits(method: str, length: int = TRAINED_DIGITS + 1) -> float:
+def median_low_digits(method: str, length: int = N1) -> float:
     """The median over seeds of :func:`low_digits` at ``length`` digits, from the manifest."""
     return statistics.median(low_digits(per_digit(entry_for(method, s).name)[length]) for s in NB08_SEEDS)
 
 
 def spaces_table(board: dict) -> dict[str, dict]:
     """Per method: its highest trained ID, and one digit past the range its median EM and lowest digits' accuracy."""
-    n = TRAINED_DIGITS + 1
-    return {label: {"IDs trained up to": highest_trained_id(m), f"{n} dig": agenda.median(board, m),
-                    f"{LOW} lowest digits, {n} dig": median_low_digits(m)}
+    return {label: {"IDs trained up to": highest_trained_id(m), f"{N1} dig": agenda.median(board, m),
+                    f"{LOW} lowest digits, {N1} dig": median_low_digits(m)}
             for m, label in METHODS.items() if m in board["methods"]}
 
 
@@ -49,8 +48,7 @@ def check(board: dict, live: agenda.Live) -> None:
     agenda.check_mastered(board, live, list(METHODS))
     agenda.check_fails(live, {m: f"{label}, in exact match," for m, label in METHODS.items()},
                        "Its table rows past the longest training sequence, or the layout of a longer sum, are new.")
-    n = TRAINED_DIGITS + 1
-    plain, spaced = (low_digits(live[m][n].per_digit) for m in ("nb08-direct", "nb08-spaces"))
-    claim(spaced >= plain + 0.2, f"random spaces should lift the {LOW} lowest answer digits at {n} digits by at least "
+    plain, spaced = (low_digits(live[m][N1].per_digit) for m in ("nb08-direct", "nb08-spaces"))
+    claim(spaced >= plain + 0.2, f"random spaces should lift the {LOW} lowest answer digits at {N1} digits by at least "
           "20 points over plain APE", f"{pct(spaced)} against {pct(plain)}",
           "The blanks trained the model to find a column's digits at shifted positions.")

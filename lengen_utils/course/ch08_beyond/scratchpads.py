@@ -8,6 +8,7 @@ import numpy as np
 
 from ...analysis.generalization import median_and_range
 from ...core.tasks import Task
+from ...lab.leaderboard import budget
 from ...lab.zoo import entry_for
 from ..common.claims import claim
 from . import agenda
@@ -27,12 +28,10 @@ def tokens_per_problem(method: str, n: int = 2000, seed: int = 0) -> float:
 
 def budgets(methods) -> dict[str, dict[str, float]]:
     """Per method: problems per step, tokens per problem and tokens per step (the budget in tokens), steps."""
-    out = {}
-    for m in methods:
-        e, tpp = entry_for(m, 0), tokens_per_problem(m)
-        out[m] = {"problems per step": e.train.batch_size * e.task.pack, "tokens per problem": tpp,
-                  "tokens per step": e.train.batch_size * e.task.pack * tpp, "steps": e.train.steps}
-    return out
+    spent = {m: budget(entry_for(m, 0)) for m in methods}
+    return {m: {"problems per step": b["problems_per_step"], "tokens per problem": tokens_per_problem(m),
+                "tokens per step": b["problems_per_step"] * tokens_per_problem(m), "steps": b["steps"]}
+            for m, b in spent.items()}
 
 
 def curve_bands(methods: Mapping[str, str], per: str = "problems") -> dict[str, dict[int, tuple[float, float, float]]]:

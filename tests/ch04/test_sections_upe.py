@@ -64,7 +64,7 @@ def test_seeds_bands_medians_and_rows():
     assert upe_m1.seeds("nb04-upe-m1") == ["nb04-upe-m1-s0", "nb04-upe-m1-s1", "nb04-upe-m1-s2"]
     band = upe_m1.bands({"UPE": upe_m1.seeds("nb04-upe-m1"), "none": []})
     assert set(band) == {"UPE"} and band["UPE"][5][1] <= band["UPE"][5][0] <= band["UPE"][5][2]
-    assert upe_m1.band_table({"x": {5: (0.5, 0.25, 1.0)}}, (5,)) == {"x": {"5 dig": "50.0 [25.0–100.0]"}}
+    assert upe_m1.em_rows({"x": {5: (0.5, 0.25, 1.0), 6: (0.0, 0.0, 0.0)}}, (5,)) == {"x": {"5 dig": (0.5, 0.25, 1.0)}}
     assert upe_m1.medians({"A": {"a": {5: 0.1}, "b": {5: 0.3}, "c": {5: 0.2}}}) == {"A": {5: 0.2}}
     assert upe_m1.em_rows({"a": {5: 0.5}}) == {"a": {"5 dig": 0.5}}
     row = upe_m1.recipe(upe_m1.seeds("nb04-upe-m1"))

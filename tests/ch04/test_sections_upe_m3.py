@@ -58,8 +58,8 @@ def test_search_table_reads_the_manifest(monkeypatch):
     monkeypatch.setattr(upe_m3, "metrics", lambda n: {1: 1.0, 2: 0.5, 3: 0.25, 5: 0.125})
     rows = upe_m3.search_table()
     assert rows == {"+ curriculum, 8 layers": {"layers x d_model": "8 x 128", "steps x batch": "9,000 x 64",
-                                               "train min": "30", "1 dig": "100.0%", "2 dig": "50.0%",
-                                               "3 dig": "25.0%", "5 dig": "12.5%"}}
+                                               "train min": "30", "1 dig": 1.0, "2 dig": 0.5, "3 dig": 0.25,
+                                               "5 dig": 0.125}}
     assert upe_m3.best_model() == name
 
 
@@ -195,8 +195,12 @@ def _m2_record(em5: float, em16: float, worst5: float = 0.99, worst16: float = 0
 
 def test_m2_rows_and_target_check_read_the_gpu_records():
     rows = upe_m3.m2_rows()
-    assert list(rows) == list(upe_m3.M2_RUNS) and rows["schedule to its end, 256 per step"]["seeds"] == "3"
+    assert list(rows) == list(upe_m3.M2_RUNS) and rows["schedule to its end, 256 per step"]["seeds"] == 3
     assert rows["cut short by the time bound"]["steps x batch"].startswith("8,500 x 128")   # where the bound stopped it
+    for row in rows.values():                   # (median, min, max) over the seeds, as notebook.table shows them
+        assert all(low <= mid <= high for mid, low, high in (row["5 dig"], row["16 dig"], row["kept at 16"]))
+    one = rows["cut short by the time bound"]
+    assert one["seeds"] == 1 and one["5 dig"][0] == one["5 dig"][1] == one["5 dig"][2]
     upe_m3.check_m2_target()                                   # the records support the notebook's sentence
     cols = upe_m3.m2_column_rows()
     assert len(cols) == 3 and all(set(r) >= {"worst column, 5 dig", "worst column, 16 dig"} for r in cols.values())

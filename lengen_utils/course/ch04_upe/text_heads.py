@@ -30,8 +30,7 @@ def check_live(live: Mapping[str, Mapping[int, float]], text: Sequence[str], pla
     lengths = sorted(live[rpe])
     worst = min(live[n][trained] for n in [*text, *plain])
     claim(worst >= 0.95, f"every seed with and without text should master {trained} digits", pct(worst))
-    med = {k: float(np.median([live[n][k] for n in text])) for k in lengths}
-    flat = {k: float(np.median([live[n][k] for n in plain])) for k in lengths}
+    med, flat = ({k: float(np.median([live[n][k] for n in names])) for k in lengths} for names in (text, plain))
     two, three = lengths[1], lengths[-1]
     claim(med[two] >= live[rpe][two] - 0.05, f"with text, addition at {two} digits should be as good as notebook 03's "
           "RPE model without text (within 5 points; Figure 7a)", f"{pct(med[two])} vs {pct(live[rpe][two])}")
@@ -40,7 +39,8 @@ def check_live(live: Mapping[str, Mapping[int, float]], text: Sequence[str], pla
     for k in lengths[1:]:
         claim(med[k] >= flat[k] + 0.1, f"the same model without text should generalize less far (10 points below at "
               f"{k} digits)", f"{pct(flat[k])} without text vs {pct(med[k])} with", "If not, update the reading.")
-    claim(live[ape][trained] <= 0.1, f"APE alone should not even fit {trained} digits inside text", pct(live[ape][trained]))
+    claim(live[ape][trained] <= 0.1, f"APE alone should not even fit {trained} digits inside text",
+          pct(live[ape][trained]))
 
 
 def check_frame_drop(at_frame: Mapping[str, Sequence[float]]) -> None:
@@ -81,6 +81,5 @@ def check_attention(on_text: Mapping[str, float], share: float) -> None:
     """The arithmetic heads look past the text: less than half the text's share, and less than the APE heads."""
     arith, ape = _means(on_text)
     claim(arith < share / 2 and arith < ape, "from the number tokens, the arithmetic heads should put less than half "
-          "of the text's share of the tokens on it, and less than the APE heads", f"{pct(arith)} (text is "
-          f"{pct(share)} of the tokens, APE heads {pct(ape)})", "Then the heads do not ignore the text, as "
-          "Sabbaghi et al. describe: update the text.")
+          "the text's share of the tokens on it, and less than the APE heads", f"{pct(arith)} (text {pct(share)} of "
+          f"the tokens, APE heads {pct(ape)})", "Else they do not ignore the text, as Sabbaghi et al. describe.")

@@ -3,6 +3,7 @@ and eq. 3.3 in code (which vector each query-key pair uses under UPE): measures 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import product
 
 from ...analysis.complexity import multiplication_levels_distribution
 from ...analysis.interpret import VectorTable
@@ -40,19 +41,15 @@ def check_offsets(offset: Mapping[int, int], frame: int) -> None:
     """Under RPE each multiplicand digit s sees the multiplier through its own offset s - l - 1."""
     got = [offset[s] for s in sorted(offset)]
     claim(got == list(range(-(frame + 1), -1)), f"in the frame l = {frame} digit s should see the multiplier at "
-          f"offset s - l - 1, from {-(frame + 1)} (units) to -2", f"{got}",
-          "Then the position IDs do not follow eq. 3.2's layout.")
+          f"offset s - l - 1, from {-(frame + 1)} (units) to -2", str(got), "Else the IDs break eq. 3.2's layout.")
 
 
 def check_vector_table(pairs: VectorTable) -> None:
     """Eq. 3.3 read off the encoding module: a multiplier digit's column holds c_r, every other cell p_{j-i}."""
-    T = len(pairs.tokens)
-    for i in range(T):
-        for j in range(T):
-            want = f"c_{{{pairs.slots[j]}}}" if pairs.slots[j] and i != j else f"p_{{{j - i}}}"
-            claim(pairs.labels[i][j] == want, f"query {i} should add ${want}$ to key {j} (eq. 3.3: the multiplier "
-                  "digit of slot r takes c_r from every other query, every other pair p_{j-i})",
-                  f"${pairs.labels[i][j]}$")
+    for i, j in product(range(len(pairs.tokens)), repeat=2):
+        want = f"c_{{{pairs.slots[j]}}}" if pairs.slots[j] and i != j else f"p_{{{j - i}}}"
+        claim(pairs.labels[i][j] == want, f"query {i} should add ${want}$ to key {j} (eq. 3.3: the multiplier digit "
+              "of slot r takes c_r from every other query, every other pair p_{j-i})", f"${pairs.labels[i][j]}$")
 
 
 def used_vectors(pairs: VectorTable) -> list[str]:

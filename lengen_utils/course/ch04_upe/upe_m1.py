@@ -15,7 +15,7 @@ from ...core.tasks import Task
 from ...lab.leaderboard import leaderboard, leaderboard_rows
 from ...lab.zoo import entry, load, manifest_record, metrics
 from ..common.claims import claim
-from ..common.seeds import built_entries, of_recipe
+from ..common.seeds import built_entries, median_at
 from ..notebook import pct
 
 Bands = Mapping[str, Mapping[int, tuple[float, float, float]]]   # {label: {length: (median, min, max)}}
@@ -36,19 +36,10 @@ def bands(names_by_label: Mapping[str, Sequence[str]]) -> dict:
             if names}
 
 
-def band_table(band: Bands, lengths: Iterable[int]) -> dict:
-    """Table rows "median [min–max]" in % per label and length."""
-    return {label: {f"{n} dig": f"{100 * b[n][0]:.1f} [{100 * b[n][1]:.1f}–{100 * b[n][2]:.1f}]" for n in lengths}
-            for label, b in band.items()}
-
-
 def live_em(names: Iterable[str], lengths: Iterable[int], n: int) -> dict[str, dict[int, float]]:
     """``{name: {length: exact match}}`` of the cached checkpoints, measured now on fresh problems."""
-    out = {}
-    for name in names:
-        model, task = load(name)
-        out[name] = {k: r.exact_match for k, r in evaluate_lengths(model, task, list(lengths), n=n, seed=LIVE_SEED).items()}
-    return out
+    runs = {name: evaluate_lengths(*load(name), list(lengths), n=n, seed=LIVE_SEED) for name in names}
+    return {name: {k: r.exact_match for k, r in run.items()} for name, run in runs.items()}
 
 
 def medians(live: Live) -> dict[str, dict[int, float]]:
@@ -57,9 +48,10 @@ def medians(live: Live) -> dict[str, dict[int, float]]:
             for label, runs in live.items()}
 
 
-def em_rows(live: Mapping[str, Mapping[int, float]]) -> dict[str, dict[str, float]]:
-    """``{row: {length: EM}}`` as table rows with "N dig" columns."""
-    return {name: {f"{k} dig": v for k, v in row.items()} for name, row in live.items()}
+def em_rows(rows: Mapping[str, Mapping[int, float | tuple]], lengths: Iterable[int] | None = None) -> dict:
+    """``{row: {length: value}}`` (an EM, or a ``(median, min, max)`` band) as table rows with "N dig" columns, all
+    lengths or those of ``lengths``."""
+    return {name: {f"{k} dig": row[k] for k in (lengths or row)} for name, row in rows.items()}
 
 
 def recipe(names: Sequence[str]) -> dict[str, str]:
@@ -84,10 +76,9 @@ def check_m1m2(live: Live, trained: int, reach: int = 15) -> None:
     claim(ape[10] <= 0.05, "M1: APE should fail at 10 digits (median <= 5%)", pct(ape[10]))
     claim(rpe[8] <= rpe[trained] - 0.5 and rpe[10] <= 0.1, f"M1: RPE should decline (50 points below its {trained}-"
           "digit accuracy at 8 digits), then fail (<= 10% at 10)", f"{pct(rpe[8])} at 8, {pct(rpe[10])} at 10")
-    claim(upe[8] >= max(0.6, rpe[8] + 0.4) and upe[10] >= rpe[10] + 0.3, "M2: UPE should stay far above RPE (at "
-          "least 60% and 40 points above it at 8 digits, 30 points above it at 10)", f"UPE {pct(upe[8])} and "
-          f"{pct(upe[10])}, RPE {pct(rpe[8])} and {pct(rpe[10])}", "If not, the uniform vector does not carry the "
-          "multiplier here: update the text.")
+    claim(upe[8] >= max(0.6, rpe[8] + 0.4) and upe[10] >= rpe[10] + 0.3, "M2: UPE should stay far above RPE (>= 60% "
+          "and 40 points above it at 8 digits, 30 points above at 10)", f"UPE {pct(upe[8])} and {pct(upe[10])}, RPE "
+          f"{pct(rpe[8])} and {pct(rpe[10])}", "Else the uniform vector does not carry the multiplier.")
     claim(upe[reach] < 0.5, f"UPE alone should fall short at {reach} digits (median below 50%; the course's target "
           "is 90%)", pct(upe[reach]), "If it holds there, UPE alone reaches 3x at our scale: update the text.")
 
@@ -105,9 +96,8 @@ def decline_row(model: Transformer, task: Task, length: int, n: int) -> dict[str
 
 def check_decline(row: Mapping[str, float]) -> None:
     """Even the copies fail: the errors are not carries."""
-    claim(row["EM, × 1 (a copy)"] <= 0.9, "UPE past its reach should fail even on `× 1` (a copy, no carry) in more "
-          "than 10% of the problems", pct(row["EM, × 1 (a copy)"]), "If copies survive, the errors are carries: "
-          "update the text.")
+    claim(row["EM, × 1 (a copy)"] <= 0.9, "UPE past its reach should fail even on `× 1` (a copy, no carry) in > 10% "
+          "of the problems", pct(row["EM, × 1 (a copy)"]), "If copies survive, the errors are carries.")
 
 
 def error_sites(model: Transformer, task: Task, lengths: tuple[int, ...], n: int = 200) -> dict[int, dict[int, float]]:
@@ -128,15 +118,13 @@ def site_rows(sites: Mapping[int, Mapping[int, float]]) -> dict[str, dict[str, f
 
 def check_error_sites(sites: Mapping[int, Mapping[int, float]], trained: int) -> None:
     """Every digit is right at ``trained`` digits; past it the units digit fails about as often as the others."""
-    longest = max(sites)
+    longest, inside = max(sites), min(sites[trained].values())
+    claim(inside >= 0.95, f"every answer digit should be right at the trained length ({trained} digits)", pct(inside))
     units_trained, units_long = sites[trained][0], sites[longest][0]
-    claim(min(sites[trained].values()) >= 0.95, f"every answer digit should be right at the trained length "
-          f"({trained} digits)", pct(min(sites[trained].values())))
     others = float(np.mean([v for s, v in sites[longest].items() if s]))
-    claim(units_long <= min(units_trained - 0.05, others + 0.1), f"at {longest} digits the units digit (a_0 b mod "
-          "10, no carry in) should lose accuracy and fail about as often as the others: the errors are not carries",
-          f"{pct(units_long)} (others {pct(others)} on average, {pct(units_trained)} at {trained} digits)",
-          "If it does not, the errors sit in the carries: update the text.")
+    claim(units_long <= min(units_trained - 0.05, others + 0.1), f"at {longest} digits the units digit (a_0 b mod 10, "
+          "no carry in) should lose accuracy and fail about as often as the others", f"{pct(units_long)} (others "
+          f"{pct(others)} on average, {pct(units_trained)} at {trained} digits)", "Else the errors are carries.")
 
 
 # -- the attention window, and the paper's protocol (leaderboards nb04-window, sabbaghi-m1-paper) ----------------
@@ -158,39 +146,31 @@ def window_board() -> dict:
 def board_rows(board: dict, labels: Mapping[str, str], lengths: Iterable[int]) -> dict[str, dict[str, str]]:
     """The leaderboard's rows ``labels`` (median [min-max] over seeds), with the budget and the columns ``lengths``."""
     keep = {"seeds", "budget", "train s", *(f"{n} dig" for n in lengths)}
-    return {label: {k: v for k, v in row.items() if k in keep} for label, row in leaderboard_rows(board, labels).items()}
-
-
-def _median(live: Mapping[str, Mapping[int, float]], method: str, length: int) -> float:
-    return float(np.median([em[length] for em in of_recipe(live, method)]))
+    return {label: {k: v for k, v in row.items() if k in keep}
+            for label, row in leaderboard_rows(board, labels).items()}
 
 
 def check_window(live: Mapping[str, Mapping[int, float]], trained: int, headline: int) -> None:
     """Live: all three master 1..``trained`` digits; UPE + window >= 90% at ``headline``, the others far below."""
     for method, label in LABELS.items():
-        inside = min(_median(live, method, n) for n in range(1, trained + 1))
+        inside = min(median_at(live, method, n) for n in range(1, trained + 1))
         claim(inside >= 0.95, f"{label} should master 1-{trained} digit multiplicands (median >= 95% at each)",
               pct(inside), MASTERY)
-    ours = _median(live, UPE_WINDOW, headline)
+    ours, plain, rpe = (median_at(live, method, headline) for method in (UPE_WINDOW, UPE_PLAIN, RPE_WINDOW))
     claim(ours >= 0.9, f"UPE + window should keep a median >= 90% at {headline} digits "
           f"({headline / trained:g}x the trained length)", pct(ours))
-    plain = _median(live, UPE_PLAIN, headline)
     claim(plain <= 0.5, f"UPE without the window should fail at {headline} digits (median <= 50%)", pct(plain),
           "If it does not, the window is not the fix: update the text.")
-    rpe = _median(live, RPE_WINDOW, headline)
-    claim(rpe <= ours - 0.2, f"RPE with the same window should stay at least 20 points below UPE at {headline} "
-          f"digits", f"{pct(rpe)} vs {pct(ours)}", "If not, the uniform vectors add nothing once the window is "
-          "there: say so.")
+    claim(rpe <= ours - 0.2, f"RPE with the same window should stay at least 20 points below UPE at {headline} digits",
+          f"{pct(rpe)} vs {pct(ours)}", "If not, the uniform vectors add nothing once the window is there: say so.")
 
 
 def check_protocol(board: dict, headline: int) -> None:
     """Manifest: the paper's protocol masters 5 digits, is below 50% at ``headline``; with the window >= 90%."""
-    selected = board["methods"][UPE_PAPER]["lengths"]
-    claim(selected[5]["median"] >= 0.95, "UPE under the paper's protocol should master 5 digits (median >= 95%)",
-          pct(selected[5]["median"]), MASTERY)
-    claim(selected[headline]["median"] < 0.5, f"UPE under the paper's protocol should stay below 50% at {headline} "
-          f"digits (median of the selected checkpoints)", pct(selected[headline]["median"]),
-          "If it reaches 3x, the paper's UPE alone does: update the text.")
+    at5, far = (board["methods"][UPE_PAPER]["lengths"][n]["median"] for n in (5, headline))
+    claim(at5 >= 0.95, "UPE under the paper's protocol should master 5 digits (median >= 95%)", pct(at5), MASTERY)
+    claim(far < 0.5, f"UPE under the paper's protocol should stay below 50% at {headline} digits (median of the "
+          "selected checkpoints)", pct(far), "If it reaches 3x, the paper's UPE alone does: update the text.")
     window = board["methods"][UPE_WINDOW]["lengths"][headline]["median"]
     claim(window >= 0.9, f"UPE + window should keep >= 90% at {headline} digits (median)", pct(window))
 
@@ -218,12 +198,10 @@ def check_m3(med: Mapping[str, Mapping[int, float]], in_distribution: Mapping[st
     claim(worst >= 0.95, "every augmented model should master 1 to 5 digits (mean EM >= 95%)", pct(worst), MASTERY)
     ape, rpe, upe0, ours = med[APE], med[RPE], med[UPE0], med[UPE]
     claim(rpe[10] <= upe0[10] - 0.15, "M3 for RPE: augmented RPE should stay 15 points below un-augmented UPE at 10 "
-          "digits", f"{pct(rpe[10])} vs {pct(upe0[10])}", "If not, the augmentation replaces UPE for RPE: update "
-          "the text.")
+          "digits", f"{pct(rpe[10])} vs {pct(upe0[10])}", "If not, the augmentation replaces UPE for RPE.")
     claim(ape[10] >= upe0[10] + 0.1 and ape[15] >= upe0[15] + 0.2, "at our scale augmented APE should beat "
           "un-augmented UPE (10 points at 10 digits, 20 at 15)", f"{pct(ape[10])} vs {pct(upe0[10])} at 10, "
-          f"{pct(ape[15])} vs {pct(upe0[15])} at 15", "If not, M3 now holds for APE too, as in the paper: update "
-          "the text.")
+          f"{pct(ape[15])} vs {pct(upe0[15])} at 15", "If not, M3 holds for APE too, as in the paper.")
     others = min(v[trained] for k, v in med.items() if k != APE)
     claim(ape[trained] < others, f"augmented APE should pay a little in distribution (below the others at {trained} "
           "digits)", f"{pct(ape[trained])} vs at least {pct(others)}")

@@ -35,8 +35,9 @@ def test_asset_matches_its_manifest_record(name):
 # hidden): a model larger than that (Sabbaghi's d 768) is recorded without its weights (assets/records.json).
 # The course limit rose to 84 MiB with the FIRE baselines and Cho's shared-table 2-D models: the largest course
 # models, notebook 04's 3-digit search, are read live by its story (`zoo retire NAME` takes weights out when a model
-# is superseded; its record stays in assets/retired.json).
-ASSETS_LIMIT_MB = 84
+# is superseded; its record stays in assets/retired.json). It rose to 86 MiB when notebook 06's three training
+# distributions got three seeds each (nine RPE encoders of 0.2 MB instead of three), so that they compare by medians.
+ASSETS_LIMIT_MB = 86
 GPU_ASSETS_LIMIT_MB = 84
 
 

@@ -19,7 +19,7 @@ from lengen_utils.lab.zoo.entry import MAX_ID_LENGTH
 from cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
-OLD, NEW = "nb06-rpe-uniform-complexity", "nb06-rpe-cascade"        # a small renamed entry (one unseeded run)
+OLD, NEW = "nb08-coupled-scratch-long-s0", "nb08-coupled-scratch-6k-s0"   # one seed of a small renamed recipe
 
 
 def test_every_recipe_id_is_short_and_a_longer_one_is_refused(monkeypatch):

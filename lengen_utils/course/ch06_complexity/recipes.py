@@ -1,5 +1,5 @@
 """Notebook 06's recipes: three RPE encoders in Sabbaghi's format (frame l = 24) trained on operands below 10^5 with
-the same budget and seed, differing only in the training distribution (Sabbaghi C3, Figure 8c). Departure from the
+the same budget and seeds (0, 1, 2), differing only in the training distribution (Sabbaghi C3, Figure 8c). Departure from the
 paper, to generalise after ~3 CPU minutes: the zero-shift augmentation (A3) is on and a T5-style scalar relative
 bias (scaled x10) sits beside Shaw's relative key vectors.
 """
@@ -23,7 +23,7 @@ COMPLEXITY = RecipeTable(
         eval_lengths=(3, 5, 10, 15, 20, 22),
         eval_n=500,
         tags=("nb06",),
-        seed_in_name=False,
+        seeds=(0, 1, 2),
     ),
     variants={
         "rpe-uniform": {

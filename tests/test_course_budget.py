@@ -56,7 +56,8 @@ def text_functions(path: Path, root: Path = COURSE) -> list[str]:
     for node in ast.walk(ast.parse(path.read_text())):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        calls = {getattr(c.func, "id", getattr(c.func, "attr", None)) for c in ast.walk(node) if isinstance(c, ast.Call)}
+        calls = {getattr(c.func, "id", getattr(c.func, "attr", None))
+                 for c in ast.walk(node) if isinstance(c, ast.Call)}
         if node.name.endswith(TEXT_SUFFIXES) or calls & PROSE_CALLS:
             found.append(f"{path.relative_to(root)}:{node.name}")
     return found

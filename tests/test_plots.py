@@ -270,7 +270,7 @@ def test_notebook_check_and_table(capsys):
     text = getattr(md, "data", md)
     assert "99.5%" in text and "≈100%" in text and "| 3 |" in text
     band = getattr(table({"UPE": {"10 dig": (0.9, 0.855, 1.0)}}), "data", None)
-    assert "| 90.0 [85.5–100.0] |" in band                     # a (median, min, max) triple, as the leaderboards show it
+    assert "| 90.0 [85.5–100.0] |" in band                  # a (median, min, max) triple, as leaderboards show it
 
 
 def test_median_band_draws_one_band_per_method_and_checks_its_input():

@@ -26,7 +26,8 @@ def mean_em(results: Mapping[int, object], levels: Iterable[int]) -> float:
 
 def load_seeds() -> dict[str, dict[int, tuple]]:
     """``{label: {seed: (model, task)}}``: the built seeds of the three recipes."""
-    return {label: {seed: load(name) for seed, name in built_entries(recipe).items()} for label, recipe in NAMES.items()}
+    return {label: {seed: load(name) for seed, name in built_entries(recipe).items()}
+            for label, recipe in NAMES.items()}
 
 
 def em_by_level(models: Mapping[str, Mapping[int, tuple]], test_sets: Mapping[int, list]) -> dict:

@@ -1,7 +1,7 @@
 """Notebook 06's recipes: three RPE encoders in Sabbaghi's format (frame l = 24) trained on operands below 10^5 with
-the same budget and seeds (0, 1, 2), differing only in the training distribution (Sabbaghi C3, Figure 8c). Departure from the
-paper, to generalise after ~3 CPU minutes: the zero-shift augmentation (A3) is on and a T5-style scalar relative
-bias (scaled x10) sits beside Shaw's relative key vectors.
+the same budget and seeds (0, 1, 2), differing only in the training distribution (Sabbaghi C3, Figure 8c).
+Departure from the paper, to generalise after ~2 CPU minutes: the zero-shift augmentation (A3) is on and a T5-style
+scalar relative bias (scaled x10) sits beside Shaw's relative key vectors.
 """
 from __future__ import annotations
 

@@ -59,4 +59,5 @@ def check_fixed_map(gap: np.ndarray, in_sigma: list[float]) -> list[ClaimRow]:
     claim(best > 0.8, "some head should put more than 80% of its attention inside σ_rel(l, 5)", f"at most {best:.3f}")
     return [ClaimRow("App. E: an RPE model reuses one relative map σ_rel at every position", "argument (no number)",
                      f"median TV distance between offset profiles at digits 0-4 and 10-19: {med:.2f}; best head "
-                     f"{best:.2f} inside σ_rel(l, 5)", "`attention_by_offset`, zoo model nb06-rpe-uniform-s0, 20-digit sums")]
+                     f"{best:.2f} inside σ_rel(l, 5)",
+                     "`attention_by_offset`, zoo model nb06-rpe-uniform-s0, 20-digit sums")]

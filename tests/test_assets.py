@@ -36,8 +36,9 @@ def test_asset_matches_its_manifest_record(name):
 # The course limit rose to 84 MiB with the FIRE baselines and Cho's shared-table 2-D models: the largest course
 # models, notebook 04's 3-digit search, are read live by its story (`zoo retire NAME` takes weights out when a model
 # is superseded; its record stays in assets/retired.json). It rose to 86 MiB when notebook 06's three training
-# distributions got three seeds each (nine RPE encoders of 0.2 MB instead of three), so that they compare by medians.
-ASSETS_LIMIT_MB = 86
+# distributions got three seeds each (nine RPE encoders of 0.2 MB instead of three), so that they compare by medians,
+# and to 88 MiB when notebook 03's five encodings at equal budget did the same (ten more files of 0.16 MB).
+ASSETS_LIMIT_MB = 88
 GPU_ASSETS_LIMIT_MB = 84
 
 

@@ -195,16 +195,13 @@ def test_report_gathers_the_three_measurements():
     assert report.pad_only == pad_only_positions(tiny_task())
 
 
-# --- the cached RPE encoder trained on <= 5 digits (nb03-rpe-l5, frame l = 22) -------------------------------------
+# --- the cached RPE encoder trained on <= 5 digits (nb03-rpe-l5 seed 0, frame l = 22) ------------------------------
 
 
 @pytest.fixture(scope="module")
 def nb03_rpe():
     from lengen_utils.lab import zoo
-    record = zoo.read_manifest().get("nb03-rpe-l5")
-    if record is None or not (zoo.assets_dir() / record["file"]).is_file():
-        pytest.skip("the nb03-rpe-l5 checkpoint is not built")
-    return zoo.load("nb03-rpe-l5")
+    return zoo.load("nb03-rpe-l5-s0")          # committed in assets/: a missing file fails, it is not skipped
 
 
 def test_nb03_pad_only_positions(nb03_rpe):

@@ -95,18 +95,34 @@ def test_check_vectors():
         rpe.check_vectors([[-23, 0], [1, 2]], L)
 
 
-def test_check_comparison():
-    live = {"APE": {5: 1.0, 10: 0.0}, "NoPE": {5: 0.0, 10: 0.0}, "RoPE": {5: 1.0, 10: 0.2},
-            "ALiBi": {5: 0.02, 10: 0.0}, "RPE": {5: 1.0, 10: 0.93}}
-    rpe.check_comparison(live)
-    with pytest.raises(ClaimFailed, match=r"lead every other encoding by 50 points \(the best other is RoPE at 60\.0%\).*got 93\.0%"):
-        rpe.check_comparison({**live, "RoPE": {5: 1.0, 10: 0.6}})
+def seeds3(*runs: dict[int, float]) -> dict[int, dict[int, float]]:
+    """Three seeds' ``{length: EM}``; one run given alone stands for all three."""
+    return dict(enumerate(runs if len(runs) == 3 else runs * 3))
+
+
+def test_check_comparison_reads_medians_over_seeds():
+    live = {"APE": seeds3({5: 1.0, 10: 0.0}), "NoPE": seeds3({5: 0.0, 10: 0.0}),
+            "RoPE": seeds3({5: 1.0, 10: 0.2}, {5: 1.0, 10: 0.9}, {5: 0.9, 10: 0.1}),   # one good seed, one weak
+            "ALiBi": seeds3({5: 0.02, 10: 0.0}), "RPE": seeds3({5: 1.0, 10: 0.93})}
+    rpe.check_comparison(live)                       # RoPE's median: 100% at 5, 20% at 10
+    with pytest.raises(ClaimFailed, match=r"lead every other encoding by 50 points \(medians; the best other is RoPE "
+                                          r"at 60\.0%\).*got 93\.0%"):
+        rpe.check_comparison({**live, "RoPE": seeds3({5: 1.0, 10: 0.6})})
     with pytest.raises(ClaimFailed, match=r"ALiBi should not fit even 5-digit sums.*got 50\.0%"):
-        rpe.check_comparison({**live, "ALiBi": {5: 0.5, 10: 0.0}})
-    with pytest.raises(ClaimFailed, match=r"APE should fit 5 digits \(95%\) and nothing at 10 \(5%\); got 100\.0% and 10\.0%"):
-        rpe.check_comparison({**live, "APE": {5: 1.0, 10: 0.1}})
+        rpe.check_comparison({**live, "ALiBi": seeds3({5: 0.5, 10: 0.0})})
+    with pytest.raises(ClaimFailed, match=r"APE should fit 5 digits \(95%\) and nothing at 10 \(5%; medians\); got "
+                                          r"100\.0% and 10\.0%"):
+        rpe.check_comparison({**live, "APE": seeds3({5: 1.0, 10: 0.1})})
     with pytest.raises(ClaimFailed, match=r"RoPE should fit 5 digits \(95%\) and generalize only a little"):
-        rpe.check_comparison({**live, "RoPE": {5: 0.9, 10: 0.2}})
+        rpe.check_comparison({**live, "RoPE": seeds3({5: 0.9, 10: 0.2})})
+
+
+def test_the_comparison_names_three_seed_recipes():
+    from lengen_utils.lab import zoo
+
+    assert {label: len(zoo.recipe_entries(recipe)) for label, recipe in rpe.COMPARISON.items()} == {
+        "APE": 3, "NoPE": 3, "RoPE": 3, "ALiBi": 3, "RPE": 3}
+    assert zoo.entry("nb03-rpe-l5").name == "nb03-rpe-l5-s0"      # the id still names the run it named: seed 0
 
 
 def test_the_paper_scale_spec_names_a_built_recipe_at_its_recorded_lengths():

@@ -36,7 +36,8 @@ ENCODINGS = RecipeTable(
     variants={
         "rpe-l3": {"task.max_digits": 3, "eval_n": 500,
             "description": ("RPE encoder, Sabbaghi format l=22, trained on 1..3-digit sums (notebook 03)")},
-        "rpe-l5": {"seeds": (0, 1, 2), "seed_in_name": True, "description": ("RPE encoder, Sabbaghi format l=22, trained on 1..5-digit sums (notebook 03)")},
+        "rpe-l5": {"seeds": (0, 1, 2), "seed_in_name": True,
+            "description": ("RPE encoder, Sabbaghi format l=22, trained on 1..5-digit sums (notebook 03)")},
         "rpe-l8": {"task.max_digits": 8, "eval_n": 500,
             "description": ("RPE encoder, Sabbaghi format l=22, trained on 1..8-digit sums (notebook 03)")},
         "ape-l5": {"seeds": (0, 1, 2), "seed_in_name": True, "model.encoding": "learned",

@@ -3,14 +3,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import numpy as np
-
 from ...analysis.generalization import median_and_range
 from ...core.evaluate import evaluate_lengths
 from ...lab.zoo import load
 from ..common.claims import claim
 from ..common.paper_scale import PaperScale
-from ..common.seeds import built_entries, seed_curves
+from ..common.seeds import built_entries, medians, seed_curves
 from ..notebook import pct
 
 Curve = Mapping[int, float]
@@ -120,8 +118,7 @@ def comparison_live(lengths: Sequence[int], n: int) -> dict[str, dict[int, dict[
 def check_comparison(live: Mapping[str, Mapping[int, Curve]]) -> None:
     """Medians over seeds of ``live[encoding][seed][length]`` at 5 and 10 digits: RPE leads; NoPE and ALiBi fit
     nothing; APE and RoPE fit 5 digits only."""
-    med = {label: {k: float(np.median([run[k] for run in runs.values()])) for k in (5, 10)}
-           for label, runs in live.items()}
+    med = medians(live)
     best = max(("APE", "NoPE", "RoPE", "ALiBi"), key=lambda x: med[x][10])
     claim(med["RPE"][10] >= med[best][10] + 0.5, "at 10 digits RPE should lead every other encoding by 50 points "
           f"(medians; the best other is {best} at {pct(med[best][10])})", pct(med["RPE"][10]))

@@ -15,7 +15,7 @@ from ...core.tasks import Task
 from ...lab.leaderboard import leaderboard, leaderboard_rows
 from ...lab.zoo import entry, load, manifest_record, metrics
 from ..common.claims import claim
-from ..common.seeds import built_entries, median_at
+from ..common.seeds import built_entries, median_at, medians
 from ..notebook import pct
 
 Bands = Mapping[str, Mapping[int, tuple[float, float, float]]]   # {label: {length: (median, min, max)}}
@@ -40,12 +40,6 @@ def live_em(names: Iterable[str], lengths: Iterable[int], n: int) -> dict[str, d
     """``{name: {length: exact match}}`` of the cached checkpoints, measured now on fresh problems."""
     runs = {name: evaluate_lengths(*load(name), list(lengths), n=n, seed=LIVE_SEED) for name in names}
     return {name: {k: r.exact_match for k, r in run.items()} for name, run in runs.items()}
-
-
-def medians(live: Live) -> dict[str, dict[int, float]]:
-    """The median over seeds of every label's live exact match, per length."""
-    return {label: {k: float(np.median([c[k] for c in runs.values()])) for k in next(iter(runs.values()))}
-            for label, runs in live.items()}
 
 
 def em_rows(rows: Mapping[str, Mapping[int, float | tuple]], lengths: Iterable[int] | None = None) -> dict:

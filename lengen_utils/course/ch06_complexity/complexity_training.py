@@ -10,7 +10,7 @@ from ...analysis.complexity import evaluate_test_sets
 from ...lab.zoo import load
 from ..common.claims import claim
 from ..common.paper_claims import ClaimRow
-from ..common.seeds import built_entries
+from ..common.seeds import built_entries, medians
 from ..notebook import pct
 
 UNIFORM, COMPLEXITY, MIXED = "uniform over numbers", "uniform over complexity", "50/50 mixture"
@@ -70,7 +70,7 @@ def check_cascade_vs_run(by_cascade: Mapping, by_run: Mapping, length: int, n: i
 def check_length(em20: BySeed) -> None:
     """On uniform 20-digit sums the models trained uniformly over complexity collapse, the uniform ones not (medians
     over seeds; ``em20[label][seed][20]``)."""
-    med = {label: float(np.median([run[20] for run in runs.values()])) for label, runs in em20.items()}
+    med = {label: em[20] for label, em in medians(em20).items()}
     claim(med[COMPLEXITY] < 0.1, "trained only uniformly over the complexity, the models should hardly generalize in "
           "length (median < 10% on 20-digit sums)", pct(med[COMPLEXITY]), "If they do now, rewrite the 'first "
           "surprise'.")
@@ -93,7 +93,7 @@ def check_harder_examples(c3: BySeed, em20: BySeed, n_seen: int, p5: float, leng
           "median of the three at cascades 0-4", f"uniform over complexity {e[COMPLEXITY]:.3f}, uniform "
           f"{e[UNIFORM]:.3f}, mixture {e[MIXED]:.3f}")
     seeds = len(next(iter(c3.values())))
-    em20_complexity = float(np.median([run[20] for run in em20[COMPLEXITY].values()]))
+    em20_complexity = medians(em20)[COMPLEXITY][20]
     return [ClaimRow("More complex training samples help at high cascades (C3, Fig. 8c)", "qualitative (plot)",
                      f"EM at cascade 6-10: uniform {h[UNIFORM]:.2f}, complexity {h[COMPLEXITY]:.2f}, mixture "
                      f"{h[MIXED]:.2f}", f"3 recipes × {seeds} seeds (medians), equal budget, {length}-digit sums, "

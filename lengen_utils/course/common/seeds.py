@@ -37,6 +37,13 @@ def of_recipe(by_name: Mapping[str, T], method: str) -> list[T]:
     return [value for name, value in by_name.items() if name in seeds]
 
 
+def medians(runs_by_label: Mapping[str, Mapping[object, Mapping[int, float]]]) -> dict[str, dict[int, float]]:
+    """Per label, the median over its runs (``{label: {seed or entry: {length: EM}}}``) at every length the first run
+    has."""
+    return {label: {k: float(np.median([run[k] for run in runs.values()])) for k in next(iter(runs.values()))}
+            for label, runs in runs_by_label.items()}
+
+
 def median_at(live: Mapping[str, Mapping[int, float]], method: str, length: int) -> float:
     """The median exact match at ``length`` over the seeds of ``method`` in ``live`` (``{entry: {length: EM}}``)."""
     return float(np.median([em[length] for em in of_recipe(live, method)]))
@@ -47,4 +54,4 @@ def best_run(live: Mapping[str, Mapping[int, float]], length: int) -> tuple[floa
     return max((em[length], name) for name, em in live.items())
 
 
-__all__ = ["Curves", "best_run", "built_entries", "median_at", "of_recipe", "seed_curves", "seed_per_digit"]
+__all__ = ["Curves", "best_run", "built_entries", "median_at", "medians", "of_recipe", "seed_curves", "seed_per_digit"]

@@ -46,4 +46,5 @@ def register_all() -> None:
 
 register_all()
 
-__all__ = ["RECIPE_MODULES", "ENTRIES", "FLAGSHIP_ALIASES", "SEEDED_ALIASES", "catalog", "entry", "register", "register_all"]
+__all__ = ["RECIPE_MODULES", "ENTRIES", "FLAGSHIP_ALIASES", "SEEDED_ALIASES", "catalog", "entry", "register",
+           "register_all"]

@@ -4,8 +4,8 @@ The tree shows the layers, lowest first (nothing imports a layer above it; tests
 
     core/      base (constants, device, config_checks) -> problems (problems, carries, complexity,
                addition_steps, curriculum, boards.board) -> formats and positions (vocab, example, formats, positions,
-               positions2d, boards.format, text_filler, spaces) -> tasks (task_config, batches, task_base, tasks = the
-               arithmetic task, boards.task = the 2-D task)
+               positions2d, boards.format, nxm.format, nxm.positions, text_filler, spaces) -> tasks (task_config,
+               batches, task_base, tasks = the arithmetic task, boards.task = the 2-D task, nxm.task = N x M products)
                -> model, checkpoint -> train, train_runtime, compatibility, evaluate, multiseed
     analysis/  complexity, theory, constructions, interpret, generalization, probes, rpe_decline
     lab/       zoo (recipes and their store), papers (the papers' setups, departures tables), bench, bench_recipes,
@@ -50,7 +50,7 @@ _MOVED = {"complexity_sampling": "core.complexity", "board_format": "core.boards
           "board_task": "core.boards.task"}       # the modules 0.3 renamed (one word per concept)
 _SUBMODULES = {
     **dict.fromkeys(("constants", "device", "config_checks", "problems", "carries", "addition_steps", "curriculum",
-                     "boards", "positions2d", "formats", "vocab", "example", "positions", "text_filler", "spaces", "tasks",
+                     "boards", "nxm", "positions2d", "formats", "vocab", "example", "positions", "text_filler", "spaces", "tasks",
                      "task_base", "task_config", "batches", "model", "checkpoint", "train", "train_runtime", "evaluate",
                      "compatibility", "multiseed"), "core"),
     **dict.fromkeys(("complexity", "theory", "constructions", "interpret", "generalization", "probes", "rpe_decline"),

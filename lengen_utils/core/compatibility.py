@@ -38,7 +38,7 @@ def _check_table(m: ModelConfig, t: TaskConfig, ids: str) -> None:
 
 def _check_channels(m: ModelConfig, t: TaskConfig) -> None:
     """The minesweeper task (Cho et al. Section 6.2) hands a decoder 2 ID channels and the token 'M'."""
-    channels = 2 if t.task == "minesweeper" else 1
+    channels = {"minesweeper": 2, "nxm": 3}.get(t.task, 1)
     if m.position_channels != channels:
         raise ConfigError(f"the {t.task} task gives {channels} position-ID channel(s) per token but the model has "
                           f"position_channels={m.position_channels}; use ModelConfig(position_channels={channels})")
@@ -49,6 +49,10 @@ def _check_channels(m: ModelConfig, t: TaskConfig) -> None:
             raise ConfigError(f"the minesweeper task writes the token 'M' (ID {TOKEN_ID['M']}) but the model's "
                               f"vocab_size={m.vocab_size}; use ModelConfig(vocab_size={TOKEN_ID['M'] + 1}) or more")
         _check_table(m, t, "row and column IDs")
+    if t.task == "nxm":
+        if not m.causal:
+            raise ConfigError("the fused-row scratchpad is written left to right (a decoder); use causal=True")
+        _check_table(m, t, "row, column and level IDs")
 
 
 def _check_carry_head(m: ModelConfig, t: TaskConfig) -> None:
@@ -76,7 +80,7 @@ def check_compatible(model_config: ModelConfig, task_config: TaskConfig) -> None
     m, t = model_config, task_config
     _check_channels(m, t)
     _check_carry_head(m, t)
-    if t.task == "minesweeper":
+    if t.task in ("minesweeper", "nxm"):
         return None
     layout = get_format(t.format).layout
     if layout == "decoder" and not m.causal:

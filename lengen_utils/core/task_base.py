@@ -97,6 +97,11 @@ class Task:
         return batch
 
     # -- shared ---------------------------------------------------------------------------------
+    @property
+    def _with_slots(self) -> bool:
+        """Whether batches carry the multiplier's UPE slots (arithmetic multiplication only)."""
+        return self.config.op == "*" and self.config.task == "arithmetic"
+
     def train_set(self) -> list:
         """The fixed training set of ``config.train_set_size`` problems (drawn once, with the seed
         ``TRAIN_SET_SEED``, so every run of the config trains on the same set, as a paper's data set)."""
@@ -114,7 +119,7 @@ class Task:
         """Encode ``problems``; with ``rng`` the position starts are random (training), else fixed."""
         examples = [self.example(p, rng) for p in problems]
         ids = [self.position_ids(e, rng) for e in examples]
-        return self._annotate(collate(examples, ids, with_slots=self.config.op == "*"), examples)
+        return self._annotate(collate(examples, ids, with_slots=self._with_slots), examples)
 
     def train_batch(self, rng: np.random.Generator, batch_size: int, progress: float | None = None) -> Batch:
         """``batch_size`` training sequences (each holding ``config.pack`` problems); ``progress`` (``step /
@@ -138,7 +143,7 @@ class Task:
             group = [self.example(p) for p in problems[g:g + k]]
             examples.append(concat_examples(group))
             ids.append([i for g_ids in self._packed_ids(group, rng) for i in g_ids])
-        return collate(examples, ids, with_slots=self.config.op == "*")
+        return collate(examples, ids, with_slots=self._with_slots)
 
     def _random_slots(self, extents: list[int], first_id: int, rng: np.random.Generator) -> list[int]:
         """Starts for blocks of ``extents`` IDs in ``first_id..max_position``: no overlap, random gaps, random order."""

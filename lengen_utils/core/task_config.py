@@ -9,7 +9,7 @@ turns a config into batches.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 
 from . import problems as P
 from .boards.format import BOARD_FORMATS
@@ -18,6 +18,8 @@ from .curriculum import CURRICULA, DEFAULT_FRACTION
 from .formats import ALL_FORMATS, get_format
 from .positions import COUPLED_SCHEMES, SCHEMES, PositionScheme
 from .positions2d import BOARD_SCHEMES, CHANNELS, BoardPositions
+from .nxm.format import NXM_FORMATS
+from .nxm.positions import NXM_SCHEMES, RowPositions
 from .spaces import most_blanks, spaces_config_problem
 from .text_filler import filler_config_problem
 
@@ -26,8 +28,9 @@ SAMPLERS = ("uniform", "exact", "balanced", "uniform_complexity", "mixed_complex
 COMPLEXITY_SAMPLERS = ("uniform_complexity", "mixed_complexity")
 #: Largest position ID a default task uses; a default model's table has rows 0..DEFAULT_MAX_POSITION.
 DEFAULT_MAX_POSITION = 64
-#: "arithmetic" (a Problem: a + b, a x b) or "minesweeper" (a Board, Cho et al. Section 6.2)
-TASKS = ("arithmetic", "minesweeper")
+#: "arithmetic" (a Problem: a + b, a x b), "minesweeper" (a Board, Cho et al. Section 6.2) or "nxm" (N x M
+#: multiplication with both operands of min_digits..max_digits digits, notebook 09)
+TASKS = ("arithmetic", "minesweeper", "nxm")
 
 
 #: Row IDs left free between two packed boards: with the 2-D relative bias clipped at 2, a cell two rows away
@@ -101,6 +104,8 @@ class TaskConfig:
         check_choice(own, "task", self.task, TASKS)
         if self.task == "minesweeper":
             return self._check_board_task()
+        if self.task == "nxm":
+            return self._check_nxm_task()
         check_choice(own, "op", self.op, P.OPERATIONS, "operation")
         check_choice(own, "format", self.format, ALL_FORMATS)
         check_choice(own, "positions", self.positions, SCHEMES, "position scheme")
@@ -218,6 +223,31 @@ class TaskConfig:
             raise ConfigError(f"{self.pack} packed boards of {self.max_digits} rows need row IDs up to {rows} "
                               f"({BOARD_PACK_GAP} free rows between boards), but the IDs stop at "
                               f"max_position={self.max_position}")
+
+    def _check_nxm_task(self) -> None:
+        """N x M multiplication (notebook 09): both operands of min_digits..max_digits digits, the fused-row
+        scratchpad, (row, column, level) IDs; the arithmetic task's other options stay at their defaults."""
+        own, defaults = "TaskConfig", {f.name: f.default for f in fields(TaskConfig)}
+        check_choice(own, "op", self.op, ("*",), "operation of the N x M task")
+        check_choice(own, "format", self.format, NXM_FORMATS, "N x M format")
+        check_choice(own, "positions", self.positions, NXM_SCHEMES, "N x M position scheme")
+        for name in ("min_digits", "max_digits", "max_position", "pack"):
+            check_int(own, name, getattr(self, name))
+        check_int(own, "train_set_size", self.train_set_size, minimum=0)
+        check_bool(own, "random_start", self.random_start)
+        unused = [n for n in ("sampler", "eval_sampler", "multiplier_digits", "frame_width", "shift_augment",
+                              "shift_max_width", "multiplier_exact", "filler_max", "spaces", "curriculum",
+                              "curriculum_fraction", "carry_targets", "product_targets", "mask_operator", "pack")
+                  if getattr(self, n) != defaults[n]]
+        if unused:
+            raise ConfigError(f"{unused} are options of the arithmetic task; the N x M task leaves them at their "
+                              f"defaults (it draws both operand lengths uniformly, one product per sequence)")
+        if self.min_digits > self.max_digits:
+            raise ConfigError(f"min_digits={self.min_digits} exceeds max_digits={self.max_digits} (operand digits)")
+        try:
+            RowPositions(self.positions, max_position=self.max_position).check_fits(self.max_digits, self.max_digits)
+        except ValueError as err:
+            raise ConfigError(f"the longest training product does not fit: {err}") from None
 
     @property
     def carry_classes(self) -> int:

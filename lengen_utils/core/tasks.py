@@ -18,6 +18,7 @@ import torch
 from . import problems as P
 from .batches import Batch, carry_target_ids, collate, problem_digits, product_target_ids
 from .boards.task import BoardTask
+from .nxm.task import NxMTask
 from .complexity import sample_mixed_complexity, sample_uniform_over_complexity
 from .config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict, require_int
 from .constants import EVAL_SEED
@@ -32,7 +33,7 @@ from .text_filler import add_filler, filler_rng, frame_ids
 from .vocab import TOKEN_ID
 
 __all__ = [
-    "Task", "ArithmeticTask", "BoardTask", "TaskConfig", "Batch", "collate", "problem_digits", "ConfigError", "check_bool", "check_choice",
+    "Task", "ArithmeticTask", "BoardTask", "NxMTask", "TaskConfig", "Batch", "collate", "problem_digits", "ConfigError", "check_bool", "check_choice",
     "check_int", "config_from_dict", "SAMPLERS", "COMPLEXITY_SAMPLERS", "DEFAULT_MAX_POSITION", "TASKS",
     "BOARD_PACK_GAP",
 ]

@@ -1,0 +1,178 @@
+"""N x M multiplication (notebook 09): the fused-row scratchpad, its three channels of IDs, the task, and a model
+reading it through the usual training and evaluation path."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lengen_utils.core.compatibility import check_compatible
+from lengen_utils.core.evaluate import evaluate_lengths, evaluate_problems
+from lengen_utils.core.model import ConfigError, ModelConfig, Transformer
+from lengen_utils.core.nxm import RowPositions, decode_product, encode_nxm, fused_rows, row_ids, scratchpad_tokens
+from lengen_utils.core.positions import PositionRangeError
+from lengen_utils.core.problems import Problem, ProblemError
+from lengen_utils.core.tasks import Task, TaskConfig
+from lengen_utils.core.train import TrainConfig, fit
+from lengen_utils.core.vocab import FormatError
+
+
+def nxm_task(**kw) -> TaskConfig:
+    return TaskConfig(**{**dict(task="nxm", op="*", format="fused_rows", positions="row_coupled", min_digits=1,
+                                max_digits=3, max_position=16, random_start=False), **kw})
+
+
+def nxm_model(**kw) -> ModelConfig:
+    return ModelConfig(**{**dict(d_model=32, n_layers=1, n_heads=4, d_ff=64, encoding="none", position_channels=3,
+                                 relative_bias=True, relative_bias_max_distance=2), **kw})
+
+
+# -- the format -----------------------------------------------------------------------------------
+def test_golden_scratchpad():
+    """12 x 34: U_1 = 12 x 4 = 48, U_2 = 48 // 10 + 12 x 3 = 40; the product 408 is 8 then 40."""
+    assert fused_rows(12, 34) == [0, 48, 40]
+    example = encode_nxm(Problem(12, 34, "*"))
+    assert example.text() == "$12*34=000+840+040$"
+    assert decode_product(example) == 408
+    assert example.targets[:6] == (None,) * 6 and example.targets[6] == "0" and example.targets[-2] == "$"
+
+
+def test_rows_are_running_products_without_their_final_digits():
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        a, b = int(rng.integers(1, 10**9)), int(rng.integers(1, 10**9))
+        rows = fused_rows(a, b)
+        digits = [int(d) for d in reversed(str(b))]
+        for k in range(1, len(rows)):
+            partial = a * int("".join(map(str, reversed(digits[:k]))))
+            assert rows[k] == partial // 10 ** (k - 1)          # the running product, k - 1 final digits dropped
+            assert rows[k] < 10 ** (len(str(a)) + 1)            # so every row fits N + 1 digits
+        assert decode_product(encode_nxm(Problem(a, b, "*"))) == a * b
+
+
+def test_every_row_has_n_plus_one_digits_and_a_place_in_the_product():
+    example = encode_nxm(Problem(987, 65, "*"))
+    assert [len(row) for row in scratchpad_tokens(987, 65)] == [4, 4, 4]
+    answer = [s for role, s in zip(example.roles, example.significance) if role == "answer"]
+    assert answer == [None] * 4 + [0, 1, 2, 3] + [1, 2, 3, 4]
+
+
+def test_decode_refuses_a_prediction_that_is_not_digits():
+    example = encode_nxm(Problem(12, 34, "*"))
+    bad = list(example.targets)
+    bad[example.supervised[5]] = "="
+    with pytest.raises(FormatError, match="not a digit"):
+        decode_product(example, bad)
+    with pytest.raises(FormatError, match="positions"):
+        decode_product(example, bad[:-1])
+
+
+def test_encode_refuses_other_problems():
+    with pytest.raises(FormatError, match="multiplication"):
+        encode_nxm(Problem(12, 34, "+"))
+    with pytest.raises(FormatError, match="unknown N x M format"):
+        encode_nxm(Problem(12, 34, "*"), "cho")
+
+
+# -- the IDs ---------------------------------------------------------------------------------------
+def test_golden_ids():
+    ids = row_ids(encode_nxm(Problem(12, 34, "*")))
+    assert ids == [(0, 3, 0), (0, 2, 0), (0, 1, 0), (3, 0, 1), (2, 0, 1), (1, 0, 1), (0, 0, 1),
+                   (0, 1, 2), (0, 2, 2), (0, 3, 2), (1, 0, 2), (1, 1, 2), (1, 2, 2), (1, 3, 2),
+                   (2, 0, 2), (2, 1, 2), (2, 2, 2), (2, 3, 2), (3, 0, 2)]
+
+
+@pytest.mark.parametrize("n,m", [(3, 2), (7, 5), (12, 11)])
+def test_what_a_row_digit_needs_sits_at_fixed_offsets(n, m):
+    """From the token that writes digit t+1 of row k: the row above at (-1, +1) and (-1, +2), a_t and a_{t+1} at
+    column offsets 0 and +1 on level 0, b_k on the same row at level 1, whatever N and M are."""
+    example = encode_nxm(Problem(10**n - 1, 10**m - 1, "*"))
+    ids = row_ids(example)
+    where = {(tok_role, ident): tok for tok_role, ident, tok in zip(example.roles, ids, example.tokens)}
+    a = [int(d) for d in reversed(str(example.problem.a))]
+    rows = scratchpad_tokens(example.problem.a, example.problem.b)
+    for i in example.supervised[:-1]:
+        row, col, level = ids[i]
+        if level != 2 or example.roles[i + 1] != "answer" or row == 0:
+            continue
+        t = col - 1                                            # the query writes digit t + 1 of row `row`
+        assert where[("b", (row, 0, 1))] == str(example.problem.b)[::-1][row - 1]
+        if t + 1 < n:
+            assert where[("a", (0, col + 1, 0))] == str(a[t + 1])
+        if t + 2 <= n:
+            assert where[("answer", (row - 1, col + 2, 2))] == rows[row - 1][t + 2]
+        assert example.tokens[i + 1] == rows[row][t + 1]
+
+
+def test_random_starts_move_row_and_column_not_level():
+    scheme = RowPositions(random_start=True, max_position=20)
+    example = encode_nxm(Problem(123, 45, "*"))
+    plain = scheme.assign(example)
+    moved = scheme.assign(example, np.random.default_rng(3))
+    shifts = {(p[0] - q[0], p[1] - q[1], p[2] - q[2]) for p, q in zip(moved, plain)}
+    assert len(shifts) == 1 and next(iter(shifts))[2] == 0
+
+
+def test_ids_past_max_position_are_refused_by_channel():
+    scheme = RowPositions(max_position=8)
+    with pytest.raises(PositionRangeError, match="column IDs up to 9.*multiplicand.*max_position=8"):
+        scheme.assign(encode_nxm(Problem(10**7, 3, "*")))
+    with pytest.raises(PositionRangeError, match="row IDs up to 10.*multiplier"):
+        scheme.assign(encode_nxm(Problem(3, 10**8, "*")))
+
+
+# -- the task and its config -----------------------------------------------------------------------
+def test_task_draws_both_lengths_apart_and_tests_squares():
+    task = Task(nxm_task(max_digits=6, max_position=16))
+    problems = task.sample_train_problems(np.random.default_rng(0), 400)
+    shapes = {(len(str(p.a)), len(str(p.b))) for p in problems}
+    assert {n for n, _ in shapes} == set(range(1, 7)) and {m for _, m in shapes} == set(range(1, 7))
+    assert all(p.op == "*" and p.a > 0 and p.b > 0 for p in problems)
+    square = task.eval_problems(5, 20)
+    assert all(len(str(p.a)) == 5 == len(str(p.b)) for p in square)
+    assert task.eval_problems(5, 20) == square                       # a fixed test set
+    cell = task.cell_problems(7, 2, 10)
+    assert all(len(str(p.a)) == 7 and len(str(p.b)) == 2 for p in cell)
+
+
+def test_task_refuses_cells_past_its_ids_and_bad_counts():
+    task = Task(nxm_task(max_position=16))
+    with pytest.raises(PositionRangeError, match="max_position=16"):
+        task.cell_problems(20, 3, 5)
+    with pytest.raises(ProblemError, match="count"):
+        task.cell_problems(3, 3, 0)
+
+
+@pytest.mark.parametrize("change,message", [
+    (dict(format="cho"), "format"), (dict(positions="coupled"), "position scheme"), (dict(op="+"), "operation"),
+    (dict(multiplier_digits=2), "arithmetic task"), (dict(pack=2), "arithmetic task"),
+    (dict(max_digits=20, max_position=16), "does not fit"), (dict(min_digits=4), "exceeds"),
+    (dict(random_start="no"), "random_start"),
+])
+def test_config_refuses_what_the_task_cannot_do(change, message):
+    with pytest.raises(ConfigError, match=message):
+        nxm_task(**change)
+
+
+def test_model_needs_three_channels_and_a_decoder():
+    with pytest.raises(ConfigError, match="position_channels=3"):
+        check_compatible(nxm_model(position_channels=2), nxm_task())
+    with pytest.raises(ConfigError, match="decoder"):
+        check_compatible(nxm_model(causal=False), nxm_task())
+
+
+def test_batches_have_three_id_channels_and_no_uniform_slots():
+    batch = Task(nxm_task()).train_batch(np.random.default_rng(0), 8)
+    assert batch.position_ids.shape[-1] == 3 and batch.uniform_slots is None
+    assert batch.position_ids.shape[:2] == batch.tokens.shape
+
+
+def test_a_small_model_trains_and_is_scored_on_squares_and_cells():
+    task = Task(nxm_task(max_digits=2, max_position=8))
+    model = Transformer(nxm_model())
+    result = fit(model, task, TrainConfig(steps=60, batch_size=16, lr=3e-3, warmup_steps=3), progress=False,
+                 log_every=10)
+    assert result.losses[-1] < result.losses[0]
+    square = evaluate_lengths(model, task, [2], n=20)[2]
+    assert 0.0 <= square.exact_match <= 1.0 and square.per_digit
+    cell = evaluate_problems(model, task, task.cell_problems(2, 1, 20))
+    assert cell.n == 20

@@ -34,6 +34,7 @@ LAYERS: dict[str, int] = {
     "core.train": 5, "core.train_runtime": 5, "core.evaluate": 5, "core.compatibility": 5, "core.multiseed": 5,
     "analysis": 6, "analysis.complexity": 6, "analysis.theory": 6, "analysis.constructions": 6,
     "analysis.interpret": 6, "analysis.generalization": 6, "analysis.probes": 6, "analysis.rpe_decline": 6,
+    "analysis.nxm": 6,
     "lab": 7, "lab.zoo": 7, "lab.bench": 7, "lab.bench_recipes": 7, "lab.cli": 7, "lab.throughput": 7,
     "lab.multiseed_bench": 7, "lab.sweep": 7, "lab.sweep_grid": 7, "lab.leaderboard": 7, "lab.long_eval": 7, "lab.flagship_time": 7,
     "lab.papers": 7,

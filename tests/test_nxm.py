@@ -176,3 +176,59 @@ def test_a_small_model_trains_and_is_scored_on_squares_and_cells():
     assert 0.0 <= square.exact_match <= 1.0 and square.per_digit
     cell = evaluate_problems(model, task, task.cell_problems(2, 1, 20))
     assert cell.n == 20
+
+
+def test_training_batches_are_bucketed_by_length_without_changing_the_distribution():
+    """A batch keeps one of four length-sorted slices of a pool four times its size: batches pad less, and over
+    many batches each operand length is as frequent as the uniform sampler makes it."""
+    task = Task(nxm_task(max_digits=8, max_position=16))
+    rng = np.random.default_rng(0)
+    counts, padding = np.zeros(9), []
+    for _ in range(300):
+        batch = task.train_batch(rng, 16)
+        for ex in batch.examples:
+            counts[len(str(ex.problem.a))] += 1
+        real = batch.key_padding.sum(1).float().mean()                # key_padding marks the real tokens
+        padding.append(1 - float(real) / batch.tokens.shape[1])
+    shares = counts[1:] / counts.sum()
+    assert np.all(np.abs(shares - 1 / 8) < 0.02), shares
+    assert np.mean(padding) < 0.25
+
+
+# -- measures (analysis.nxm) --------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def small_model():
+    task = Task(nxm_task(max_digits=2, max_position=8))
+    model = Transformer(nxm_model())
+    fit(model, task, TrainConfig(steps=80, batch_size=16, lr=3e-3, warmup_steps=3), progress=False)
+    return model, task
+
+
+def test_cell_exact_match_is_greedy_decoding_of_the_whole_scratchpad(small_model):
+    from lengen_utils.analysis.nxm import evaluate_cell
+    from lengen_utils.core.evaluate import greedy_predictions
+    from lengen_utils.core.evaluate.lengths import eval_batches
+    model, task = small_model
+    cell = evaluate_cell(model, task, 2, 2, 40)
+    problems = task.cell_problems(2, 2, 40)
+    greedy_right = 0
+    for batch in eval_batches(model, task, problems, 40):
+        preds = greedy_predictions(model, batch)
+        supervised = batch.targets != -100
+        greedy_right += int(((preds == batch.targets) | ~supervised).all(1).sum())
+    assert cell.exact_match == greedy_right / 40
+    assert 0 <= cell.exact_match <= cell.token_accuracy <= 1
+
+
+def test_error_map_places_each_error_by_row_and_column(small_model):
+    from lengen_utils.analysis.nxm import error_map, evaluate_grid
+    model, task = small_model
+    problems = task.cell_problems(2, 1, 30)
+    errors = error_map(model, task, problems)
+    assert errors.shape == (3, 4)                          # rows 0..M+1, columns 0..N+1
+    assert np.isnan(errors[0, 0]) and np.nanmax(errors) <= 1 and np.nanmin(errors) >= 0
+    assert not np.isnan(errors[1, 1:]).any()               # every digit of row 1 is predicted
+    with pytest.raises(ValueError, match="one shape"):
+        error_map(model, task, problems + task.cell_problems(1, 1, 2))
+    grid = evaluate_grid(model, task, [1, 2], [1], 10)
+    assert sorted(grid) == [(1, 1), (2, 1)] and grid[(2, 1)].count == 10

@@ -18,6 +18,11 @@ from .format import encode_nxm
 from .positions import RowPositions
 
 
+#: Training draws this many times the batch, sorts it by length and keeps one slice, chosen at random (see
+#: :meth:`NxMTask.train_batch`).
+BUCKETS = 4
+
+
 def _operand(rng: np.random.Generator, digits: int) -> int:
     """A number of exactly ``digits`` digits (1..9 for one digit: a zero operand makes an empty product)."""
     return int(rng.integers(1, 10)) if digits == 1 else random_number_with_digits(rng, digits)
@@ -46,6 +51,16 @@ class NxMTask(Task, kind="nxm"):
 
     def _sample_train_set(self, rng: np.random.Generator, n: int) -> list[Problem]:
         return self.sample_train_problems(rng, n)
+
+    def train_batch(self, rng: np.random.Generator, batch_size: int, progress: float | None = None):
+        """A batch of products of similar length: draw ``BUCKETS`` times ``batch_size`` problems, sort them by
+        sequence length and keep one of the ``BUCKETS`` slices, chosen uniformly. Every drawn problem is kept with
+        probability ``1 / BUCKETS`` whatever its length, so the training distribution is unchanged; a batch pads
+        to its own longest sequence, and uniform lengths in 1..10 would otherwise leave about 60% padding."""
+        pool = self.sample_train_problems(rng, batch_size * BUCKETS, progress)
+        pool.sort(key=lambda p: (len(str(p.a)) + 1) * (len(str(p.b)) + 2))
+        k = int(rng.integers(0, BUCKETS))
+        return self.batch(pool[k * batch_size:(k + 1) * batch_size], rng)
 
     def cell_problems(self, n_digits: int, m_digits: int, count: int, seed: int = EVAL_SEED) -> list[Problem]:
         """A fixed test set of ``count`` products of an ``n_digits``-digit by an ``m_digits``-digit number."""

@@ -7,12 +7,12 @@ The tree shows the layers, lowest first (nothing imports a layer above it; tests
                positions2d, boards.format, nxm.format, nxm.positions, text_filler, spaces) -> tasks (task_config,
                batches, task_base, tasks = the arithmetic task, boards.task = the 2-D task, nxm.task = N x M products)
                -> model, checkpoint -> train, train_runtime, compatibility, evaluate, multiseed
-    analysis/  complexity, theory, constructions, interpret, generalization, probes, rpe_decline
+    analysis/  complexity, theory, constructions, interpret, generalization, probes, rpe_decline, nxm_measures
     lab/       zoo (recipes and their store), papers (the papers' setups, departures tables), bench, bench_recipes,
-               leaderboard, long_eval, flagship_time, cli, throughput, multiseed_bench, sweep, sweep_grid
+               leaderboard, long_eval, flagship_time, nxm_grid, cli, throughput, multiseed_bench, sweep, sweep_grid
     course/    notebook, plots, widgets, colab, common (what several chapters share: claims, the exercises' machinery,
                paper_scale, paper_claims, seeds, baselines' labels), and one folder per notebook, ch00_tour ...
-               ch08_beyond
+               ch08_beyond, ch09_nxm
                (its sections' prose and claim checks, its exercises and solutions; no chapter imports another)
 
 This module is the facade: it re-exports the everyday names, each written below (``__all__``), so that editors and
@@ -53,12 +53,13 @@ _SUBMODULES = {
                      "boards", "nxm", "positions2d", "formats", "vocab", "example", "positions", "text_filler", "spaces", "tasks",
                      "task_base", "task_config", "batches", "model", "checkpoint", "train", "train_runtime", "evaluate",
                      "compatibility", "multiseed"), "core"),
-    **dict.fromkeys(("complexity", "theory", "constructions", "interpret", "generalization", "probes", "rpe_decline"),
+    **dict.fromkeys(("complexity", "theory", "constructions", "interpret", "generalization", "probes", "rpe_decline",
+                     "nxm_measures"),
                      "analysis"),
     **dict.fromkeys(("zoo", "bench", "bench_recipes", "cli", "throughput", "multiseed_bench", "sweep", "sweep_grid",
-                     "leaderboard", "long_eval", "flagship_time", "papers"), "lab"),
+                     "leaderboard", "long_eval", "flagship_time", "nxm_grid", "papers"), "lab"),
     **dict.fromkeys(("plots", "widgets", "notebook", "colab", "common", "ch00_tour", "ch01_formats", "ch02_ape",
-                     "ch03_rpe", "ch04_upe", "ch05_coupling", "ch06_complexity", "ch07_theory", "ch08_beyond"),
+                     "ch03_rpe", "ch04_upe", "ch05_coupling", "ch06_complexity", "ch07_theory", "ch08_beyond", "ch09_nxm"),
                     "course"),
 }
 

@@ -34,17 +34,18 @@ LAYERS: dict[str, int] = {
     "core.train": 5, "core.train_runtime": 5, "core.evaluate": 5, "core.compatibility": 5, "core.multiseed": 5,
     "analysis": 6, "analysis.complexity": 6, "analysis.theory": 6, "analysis.constructions": 6,
     "analysis.interpret": 6, "analysis.generalization": 6, "analysis.probes": 6, "analysis.rpe_decline": 6,
-    "analysis.nxm": 6,
+    "analysis.nxm_measures": 6,
     "lab": 7, "lab.zoo": 7, "lab.bench": 7, "lab.bench_recipes": 7, "lab.cli": 7, "lab.throughput": 7,
-    "lab.multiseed_bench": 7, "lab.sweep": 7, "lab.sweep_grid": 7, "lab.leaderboard": 7, "lab.long_eval": 7, "lab.flagship_time": 7,
+    "lab.multiseed_bench": 7, "lab.sweep": 7, "lab.sweep_grid": 7, "lab.leaderboard": 7, "lab.long_eval": 7, "lab.flagship_time": 7, "lab.nxm_grid": 7,
     "lab.papers": 7,
     "course": 8, "course.plots": 8, "course.widgets": 8, "course.notebook": 8, "course.colab": 8, "course.common": 8,
     "course.ch00_tour": 8, "course.ch01_formats": 8, "course.ch02_ape": 8, "course.ch03_rpe": 8, "course.ch04_upe": 8,
     "course.ch05_coupling": 8, "course.ch06_complexity": 8, "course.ch07_theory": 8, "course.ch08_beyond": 8,
+    "course.ch09_nxm": 8,
     # a chapter's recipes are data at the lab layer: lab.zoo.catalog imports and registers them
     "course.ch02_ape.recipes": 7, "course.ch03_rpe.recipes": 7, "course.ch04_upe.recipes": 7,
     "course.ch05_coupling.recipes": 7, "course.ch06_complexity.recipes": 7, "course.ch07_theory.recipes": 7,
-    "course.ch08_beyond.recipes": 7,
+    "course.ch08_beyond.recipes": 7, "course.ch09_nxm.recipes": 7,
 }
 LAYER_NAMES = ["base", "problems", "formats/positions", "tasks", "model", "train/evaluate", "analysis", "lab",
                "course"]

@@ -195,7 +195,7 @@ def test_training_batches_are_bucketed_by_length_without_changing_the_distributi
     assert np.mean(padding) < 0.25
 
 
-# -- measures (analysis.nxm) --------------------------------------------------------------------------
+# -- measures (analysis.nxm_measures) --------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def small_model():
     task = Task(nxm_task(max_digits=2, max_position=8))
@@ -205,7 +205,7 @@ def small_model():
 
 
 def test_cell_exact_match_is_greedy_decoding_of_the_whole_scratchpad(small_model):
-    from lengen_utils.analysis.nxm import evaluate_cell
+    from lengen_utils.analysis.nxm_measures import evaluate_cell
     from lengen_utils.core.evaluate import greedy_predictions
     from lengen_utils.core.evaluate.lengths import eval_batches
     model, task = small_model
@@ -221,7 +221,7 @@ def test_cell_exact_match_is_greedy_decoding_of_the_whole_scratchpad(small_model
 
 
 def test_error_map_places_each_error_by_row_and_column(small_model):
-    from lengen_utils.analysis.nxm import error_map, evaluate_grid
+    from lengen_utils.analysis.nxm_measures import error_map, evaluate_grid
     model, task = small_model
     problems = task.cell_problems(2, 1, 30)
     errors = error_map(model, task, problems)

@@ -53,6 +53,7 @@ from ..core.evaluate import evaluate_lengths, exact_match_table
 from ..analysis.generalization import THRESHOLD
 from .leaderboard import DEFAULT_TAG, format_leaderboard, leaderboard
 from .flagship_time import main as flagship_time_main
+from .nxm_grid import main as nxm_grid_main
 from .long_eval import main as long_eval_main
 from ..core.model import Transformer
 from ..core.tasks import Task
@@ -227,6 +228,9 @@ def build_parser() -> OneLineParser:
     sub.add_parser("flagship-time", add_help=False,
                    help="seconds to train the flagship to 1000-digit addition, per seed, and its reach "
                         "(python -m lengen_utils.lab.flagship_time; its arguments follow)")
+    sub.add_parser("nxm-grid", add_help=False,
+                   help="N x M multiplication: exact match over a grid of operand lengths, per seed of a notebook 09 "
+                        "recipe, with its targets (python -m lengen_utils.lab.nxm_grid; its arguments follow)")
     sub.add_parser("long-eval", add_help=False,
                    help="seconds and peak memory of evaluating 100-1000 digit additions (python -m "
                         "lengen_utils.lab.long_eval; its arguments follow)")
@@ -242,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
         return long_eval_main(argv_used[1:])
     if argv_used[:1] == ["flagship-time"]:
         return flagship_time_main(argv_used[1:])
+    if argv_used[:1] == ["nxm-grid"]:
+        return nxm_grid_main(argv_used[1:])
     args = build_parser().parse_args(argv_used)
     if args.benchmark == "leaderboard":
         try:

@@ -16,12 +16,13 @@ from ...course.ch05_coupling import recipes as ch05
 from ...course.ch06_complexity import recipes as ch06
 from ...course.ch07_theory import recipes as ch07
 from ...course.ch08_beyond import recipes as ch08
+from ...course.ch09_nxm import recipes as ch09
 from . import recipes as lab
 from .aliases import add_alias
 from .registry import ENTRIES, catalog, entry, register, register_recipe
 
 #: every module of recipe tables: the lab's own, then each chapter's, in the notebooks' order
-RECIPE_MODULES = (lab, ch02, ch03, ch04, ch05, ch06, ch07, ch08)
+RECIPE_MODULES = (lab, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09)
 
 #: other names of entries (:mod:`.aliases`): the flagship's models are seeds of notebook 05's recipes, stored once
 FLAGSHIP_ALIASES: dict[str, str] = {"flagship-coupled": "nb05-sink-s0", "flagship-ape": "nb05-base-ape-s0"}

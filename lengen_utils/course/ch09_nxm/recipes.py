@@ -1,0 +1,39 @@
+"""Notebook 09's recipes: N x M multiplication, both operands of 1-10 digits in training, tested on the grid to 30 x 30.
+
+``fused``: the fused-row scratchpad (:mod:`lengen_utils.core.nxm`) with (row, column, level) IDs read by a
+relative bias over the clipped vector of ID differences (clip 3: the farthest lookup, two columns right in the row
+above, stays its own entry), no position table, the scalable softmax; 2 layers, 8 heads, d 64, 3 seeds. ``plain``:
+the baseline with no scratchpad, Cho et al.'s format with coupled IDs and the same model, one seed.
+``python -m lengen_utils.lab.bench nxm-grid`` tests the seeds of ``nb09-fused`` on every cell to 20 x 20 and at 30 x 30.
+"""
+from __future__ import annotations
+
+from ...core.model import ModelConfig
+from ...core.task_config import TaskConfig
+from ...core.train import TrainConfig
+from ...lab.zoo.recipe import Recipe, RecipeTable
+
+NXM = RecipeTable(
+    prefix="nb09",
+    base=Recipe(
+        id="",
+        task=TaskConfig(task="nxm", op="*", format="fused_rows", positions="row_coupled", min_digits=1,
+                        max_digits=10, max_position=64, random_start=False),
+        model=ModelConfig(d_model=64, n_layers=2, n_heads=8, d_ff=256, encoding="none", position_channels=3,
+                          relative_bias=True, relative_bias_max_distance=3, length_scale=True),
+        train=TrainConfig(steps=5000, batch_size=64, lr=0.003, warmup_steps=200),
+        seeds=(0, 1, 2),
+        eval_lengths=(5, 10, 15, 20, 30),
+        eval_n=200,
+        tags=("nb09",),
+    ),
+    variants={
+        "fused": {
+            "description": ("N x M multiplication, the fused-row scratchpad (each row: the row above without its last digit, plus A times one multiplier digit) with "
+                            "(row, column, level) IDs and a relative bias over them (clip 3), no position table, "
+                            "scalable softmax; 2 layers, 8 heads, d 64; both operands 1-10 digits, 5,000 steps of "
+                            "64 products; seed {seed} (notebook 09)")},
+    },
+)
+
+TABLES: tuple[RecipeTable, ...] = (NXM,)

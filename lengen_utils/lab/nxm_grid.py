@@ -61,7 +61,7 @@ def grid_result(recipe: str = RECIPE, lengths=GRID, stretch: int | None = STRETC
             if progress:
                 print(f"  {name} {a}x{b}: {100 * cell.exact_match:.1f}%", file=sys.stderr, flush=True)
         record = manifest_record(name)
-        runs.append({"seed": seed, "entry": name, "train_seconds": record["train_seconds"],
+        runs.append({"seed": seed, "entry": name, "sha256": record["sha256"], "train_seconds": record["train_seconds"],
                      "threads": record["threads"], "device": record["device"],
                      "n_parameters": record["n_parameters"], "n_layers": entry(name).model.n_layers,
                      "eval_seconds": round(time.perf_counter() - start, 1), "cells": scores})

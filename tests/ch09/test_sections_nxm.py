@@ -91,3 +91,21 @@ def test_scratchpad_html_marks_every_supervised_token(tiny):
     model, task = tiny
     text = scratchpad_html(model, task, 2, 2)
     assert text.count("<span") == len([t for t in task.example(task.cell_problems(2, 2, 1)[0]).targets if t])
+
+
+def test_error_budget_and_products_per_digit():
+    from lengen_utils.course.ch09_nxm import scratchpad as S
+    assert S.supervised_tokens(2, 2) == len("000+ddd+ddd$")          # rows of N + 1 digits, separators, the '$'
+    assert abs((1 - S.error_budget(20, 20)) ** S.supervised_tokens(20, 20) - 0.95) < 1e-9
+    assert S.products_per_digit(3, 2) == [1, 2, 2, 1] and max(S.products_per_digit(20, 20)) == 20
+
+
+def test_offsets_are_fixed_across_sizes_and_a_shift_would_be_caught(monkeypatch):
+    from lengen_utils.course.ch09_nxm import scratchpad as S
+    assert S.check_fixed_offsets([(3, 3), (25, 25)])
+    offsets = S.lookup_offsets(6, 4)
+    assert offsets["row above, two columns on"] == {(-1, 2, 0)} and offsets["multiplicand, next column"]
+    real = S.lookup_offsets
+    monkeypatch.setattr(S, "lookup_offsets", lambda n, m: {**real(n, m), "row above, next column": {(-1, n, 0)}})
+    with pytest.raises(ClaimFailed, match="new offsets"):
+        S.check_fixed_offsets([(3, 3), (25, 25)])

@@ -232,3 +232,57 @@ def test_error_map_places_each_error_by_row_and_column(small_model):
         error_map(model, task, problems + task.cell_problems(1, 1, 2))
     grid = evaluate_grid(model, task, [1, 2], [1], 10)
     assert sorted(grid) == [(1, 1), (2, 1)] and grid[(2, 1)].count == 10
+
+
+# -- the row window ------------------------------------------------------------------------------------
+def test_row_window_hides_only_older_rows_of_the_scratchpad():
+    """A row digit sees its own row, the row above and the operands; rows further up get no attention at all."""
+    import torch
+    task = Task(nxm_task(max_digits=4))
+    model = Transformer(nxm_model(row_window=1)).eval()
+    batch = task.batch(task.cell_problems(3, 4, 2))
+    with torch.no_grad():
+        _, weights = model(batch.tokens, batch.position_ids, batch.key_padding, return_attention=True)
+    ids = batch.position_ids[0]
+    w = weights[0][0]                                   # layer 0, [H, T, T] of the first product
+    for q in range(len(ids)):
+        for k in range(q + 1):
+            older = ids[k, 2] == ids[q, 2] and ids[k, 0] < ids[q, 0] - 1
+            assert (w[:, q, k] == 0).all() if older else True
+    row3 = [i for i in range(len(ids)) if ids[i, 0] == 3 and ids[i, 2] == 2]
+    operands = [i for i in range(len(ids)) if ids[i, 2] < 2]
+    assert (w[:, row3[-1], operands] > 0).all()         # the operands stay visible from any row
+
+
+def test_row_window_keeps_greedy_decoding_equal_to_teacher_forcing():
+    from lengen_utils.analysis.nxm_measures import evaluate_cell
+    from lengen_utils.core.evaluate import greedy_predictions
+    from lengen_utils.core.evaluate.lengths import eval_batches
+    task = Task(nxm_task(max_digits=2, max_position=8))
+    model = Transformer(nxm_model(row_window=1))
+    fit(model, task, TrainConfig(steps=60, batch_size=16, lr=3e-3, warmup_steps=3), progress=False)
+    problems = task.cell_problems(2, 2, 30)
+    right = 0
+    for batch in eval_batches(model, task, problems, 30):
+        preds = greedy_predictions(model, batch)
+        right += int(((preds == batch.targets) | (batch.targets == -100)).all(1).sum())
+    assert evaluate_cell(model, task, 2, 2, 30).exact_match == right / 30
+
+
+def test_row_window_needs_three_channels_in_a_decoder():
+    with pytest.raises(ConfigError, match="row_window"):
+        ModelConfig(position_channels=2, encoding="none", row_window=1)
+    with pytest.raises(ConfigError, match="row_window"):
+        nxm_model(row_window=-1)
+
+
+def test_row_window_with_the_scalable_softmax_trains_without_nan():
+    """The window's -inf is added after the scalable softmax's factor: scaled, the factor's gradient would be
+    0 x -inf = NaN (it was, on the first try of this recipe)."""
+    import math
+    task = Task(nxm_task(max_digits=3))
+    model = Transformer(nxm_model(row_window=1, length_scale=True))
+    result = fit(model, task, TrainConfig(steps=20, batch_size=8, lr=3e-3, warmup_steps=2), progress=False,
+                 log_every=5)
+    assert all(math.isfinite(loss) for loss in result.losses)
+    assert all(p.isfinite().all() for p in model.parameters())

@@ -101,10 +101,13 @@ class SelfAttention(nn.Module):
                                       lambda start, end: module.offsets(ids[:, start:end], ids[:, :end]), factor)
             return self.out(y.transpose(1, 2).reshape(B, T, H * Dh)), None
 
-        bias = None
+        bias, hidden = None, None
         for module in self.biases:
             term = module(q, position_ids, key_ids, key_slots, query_start)
-            bias = term if bias is None else bias + term
+            if getattr(module, "hides_keys", False):     # a window: 0 or -inf, added after the length scaling
+                hidden = term if hidden is None else hidden + term
+            else:
+                bias = term if bias is None else bias + term
         if self.arithmetic is not None:   # encoder only (ModelConfig): no cache, queries = keys
             term = self.arithmetic(q, number_ids)
             bias = term if bias is None else bias + term
@@ -112,6 +115,8 @@ class SelfAttention(nn.Module):
             factor = self._length_factor(T, Tk, query_start, key_keep, x.device)
             q = q * factor[..., None].to(q.dtype)
             bias = None if bias is None else bias * factor[..., None].to(bias.dtype)
+        if hidden is not None:    # never scaled: -inf times the factor's gradient would be NaN (0 x -inf)
+            bias = hidden if bias is None else bias + hidden
 
         if return_weights:
             masked = forbidden_pairs(T, Tk, query_start, self.cfg.causal, key_keep, x.device)

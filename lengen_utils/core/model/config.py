@@ -39,6 +39,9 @@ class ModelConfig:
     query's ID plus ``c``. In Sabbaghi's addition frame the digits of ``a`` and ``b`` that one answer digit needs lie
     ``l + 1`` apart, so ``window_offsets=(l + 1, -(l + 1))`` shows each query its own column of both operands and its
     neighbours, and nothing else: the same neighbourhood at every length (notebook 03's structural fix).
+    ``row_window=w > 0`` (three ID channels: row, column, level; the N x M scratchpad of notebook 09) hides from a
+    query the keys of its own level whose row is more than ``w`` below its own (:class:`~.encodings.RowWindow`): a
+    scratchpad row reads the row above and the operands, never an older row.
     ``length_scale=True`` (scalable softmax, Nakanishi 2025) multiplies every head's attention logits, bias
     included, by ``s_h * log(n)``, where ``n`` is the number of keys the query sees and ``s_h`` a learned
     scalar per head: the margin of the right keys then grows with the log of the context, as it must to stay
@@ -93,6 +96,7 @@ class ModelConfig:
     shared_channel_table: bool = False  # the channels share one learned table (Cho et al. 6.2, Appendix B.8)
     attention_window: int = 0          # > 0: keys within this ID distance only (the multiplier's digits: any)
     window_offsets: tuple[int, ...] = ()   # more window centres: keys within attention_window of query ID + offset
+    row_window: int = 0                # > 0, with (row, column, level) IDs: own-level keys of at most this many rows up
     length_scale: bool = False        # scalable softmax: logits x s_h log(n), n = keys the query sees
     loops: int = 1                    # passes through the (weight-shared) stack of n_layers blocks
     loops_per_digit: float = 0.0      # > 0: a d-digit problem makes max(loops, ceil(loops_per_digit * d)) passes
@@ -112,7 +116,7 @@ class ModelConfig:
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff", "max_positions", "upe_slots"):
             check_int(own, name, getattr(self, name))
         for name in ("rpe_max_distance", "relative_bias_max_distance", "attention_window", "carry_classes",
-                     "product_heads"):
+                     "product_heads", "row_window"):
             check_int(own, name, getattr(self, name), minimum=0)
         for name in ("causal", "relative_bias", "relative_bias_uniform", "length_scale"):
             check_bool(own, name, getattr(self, name))
@@ -146,6 +150,10 @@ class ModelConfig:
         if offsets and not self.attention_window:
             raise ConfigError(f"window_offsets={list(offsets)} add centres to the attention window; it needs "
                               f"attention_window > 0")
+        if self.row_window and (self.position_channels != 3 or not self.causal):
+            raise ConfigError(f"row_window={self.row_window} reads (row, column, level) IDs in a decoder (the N x M "
+                              f"scratchpad); this model has position_channels={self.position_channels}, "
+                              f"causal={self.causal}")
         if self.relative_bias_uniform and not self.relative_bias:
             raise ConfigError("relative_bias_uniform=True replaces the relative bias of the multiplier's digits; "
                               "it needs relative_bias=True")

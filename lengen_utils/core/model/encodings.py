@@ -262,6 +262,8 @@ class AttentionWindow(nn.Module):
     length, so digits at distances that training only filled with ``pad`` cannot capture the attention.
     """
 
+    hides_keys = True          # a mask, not a score: SelfAttention adds it after the scalable softmax's factor
+
     def __init__(self, cfg: ModelConfig):
         super().__init__()
         self.width = cfg.attention_window
@@ -277,6 +279,32 @@ class AttentionWindow(nn.Module):
         if key_slots is not None:
             far = far & (key_slots[:, None, :] == 0)
         return torch.zeros(far.shape, dtype=q.dtype, device=q.device).masked_fill(far, float("-inf"))[:, None]
+
+
+class RowWindow(nn.Module):
+    """With (row, column, level) IDs (the N x M scratchpad, notebook 09): a query sees the keys of its own level only
+    from its own row and the ``row_window`` rows above it; keys of other levels (the operands) it sees from anywhere.
+    ``-inf`` outside, 0 inside.
+
+    A digit of row k of the fused-row scratchpad reads the row above, its own row and the operands, never an older
+    row; yet every older row is a distractor, and their number grows with the multiplier's length (M x (N + 2) keys
+    at M rows), so a test with twice the rows of training dilutes the attention with rows training never had that
+    many of. Hiding them makes the keys a query competes with grow with N + M instead of N x M.
+    """
+
+    hides_keys = True          # a mask, not a score: SelfAttention adds it after the scalable softmax's factor
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.rows = cfg.row_window
+
+    def forward(self, q: torch.Tensor, query_ids: torch.Tensor, key_ids: torch.Tensor | None = None,
+                key_slots: torch.Tensor | None = None, query_start: int = 0) -> torch.Tensor:
+        key_ids = query_ids if key_ids is None else key_ids
+        same_level = key_ids[:, None, :, -1] == query_ids[:, :, None, -1]                  # [B, Tq, Tk]
+        older = key_ids[:, None, :, 0] < query_ids[:, :, None, 0] - self.rows
+        hidden = same_level & older
+        return torch.zeros(hidden.shape, dtype=q.dtype, device=q.device).masked_fill(hidden, float("-inf"))[:, None]
 
 
 class RotaryPositions(nn.Module):
@@ -316,4 +344,6 @@ def attention_biases(cfg: ModelConfig) -> nn.ModuleList:
         mods.append(RelativeScalarBias(cfg))
     if cfg.attention_window:
         mods.append(AttentionWindow(cfg))
+    if cfg.row_window:
+        mods.append(RowWindow(cfg))
     return nn.ModuleList(mods)

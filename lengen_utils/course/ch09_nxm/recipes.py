@@ -2,7 +2,8 @@
 
 ``fused``: the fused-row scratchpad (:mod:`lengen_utils.core.nxm`) with (row, column, level) IDs read by a
 relative bias over the clipped vector of ID differences (clip 3: the farthest lookup, two columns right in the row
-above, stays its own entry), no position table, the scalable softmax; 2 layers, 8 heads, d 64, 3 seeds. ``plain``:
+above, stays its own entry), no position table, the scalable softmax; 2 layers, 8 heads, d 64, 3 seeds. ``window``:
+the same with a row window (``ModelConfig.row_window``: no older row than the one above is seen). ``plain``:
 the baseline with no scratchpad, Cho et al.'s format with coupled IDs and the same model, one seed.
 ``python -m lengen_utils.lab.bench nxm-grid`` tests the seeds of ``nb09-fused`` on every cell to 20 x 20 and at 30 x 30.
 """
@@ -33,6 +34,11 @@ NXM = RecipeTable(
                             "(row, column, level) IDs and a relative bias over them (clip 3), no position table, "
                             "scalable softmax; 2 layers, 8 heads, d 64; both operands 1-10 digits, 5,000 steps of "
                             "64 products; seed {seed} (notebook 09)")},
+        "window": {"model.row_window": 1,
+            "description": ("N x M multiplication, the fused-row scratchpad as nb09-fused, plus a row window: a row "
+                            "digit sees its own row, the row above and the operands, no older row; 2 layers, 8 "
+                            "heads, d 64; both operands 1-10 digits, 5,000 steps of 64 products; seed {seed} "
+                            "(notebook 09)")},
     },
 )
 

@@ -42,4 +42,26 @@ NXM = RecipeTable(
     },
 )
 
-TABLES: tuple[RecipeTable, ...] = (NXM,)
+PLAIN = RecipeTable(
+    prefix="nb09",
+    base=Recipe(
+        id="",
+        task=TaskConfig(op="*", format="cho", positions="coupled", max_digits=10, max_position=64),
+        model=ModelConfig(d_model=64, n_layers=2, n_heads=8, d_ff=256, encoding="none", relative_bias=True,
+                          length_scale=True),
+        train=TrainConfig(steps=5000, batch_size=64, lr=0.003, warmup_steps=200),
+        seeds=(0,),
+        eval_lengths=(3, 5, 10, 15, 20),
+        eval_n=200,
+        tags=("nb09",),
+    ),
+    variants={
+        "plain": {
+            "description": ("N x M multiplication without a scratchpad (the baseline): Cho et al.'s format "
+                            "(operands as written, the product reversed) with coupled IDs read by a relative bias, "
+                            "no position table, scalable softmax; 2 layers, 8 heads, d 64; both operands 1-10 "
+                            "digits, 5,000 steps of 64 products; seed {seed} (notebook 09)")},
+    },
+)
+
+TABLES: tuple[RecipeTable, ...] = (NXM, PLAIN)

@@ -53,8 +53,9 @@ class FlagshipRetrainer:
     def __init__(self, recipe: str = RECIPE, seed: int = 0, n: int = LIVE_N, *,
                  retrain: Callable[..., Mapping] | None = None,
                  cached: Callable[[str], Mapping[int, float]] | None = None,
-                 device: torch.device | str | None = None):
+                 device: torch.device | str | None = None, noun: str = "sums", what: str = "the flagship"):
         w = _widgets()
+        self.noun = noun
         self.entries = zoo.recipe_entries(recipe)
         if not self.entries:
             raise ValueError(f"no zoo recipe {recipe!r}; the flagship's is {RECIPE!r}")
@@ -65,7 +66,7 @@ class FlagshipRetrainer:
         self.device = pick_device(None if device is None else str(device))
         self.last: dict | None = None
         self.seed = w.Dropdown(options=list(self.entries), value=seed, description="seed")
-        self.button = _tip(w.Button(description=f"retrain the flagship live on {self.device.type.upper()}",
+        self.button = _tip(w.Button(description=f"retrain {what} live on {self.device.type.upper()}",
                                     button_style="warning", icon="play", layout=w.Layout(width="auto")),
                            f"train the chosen seed from scratch on this machine's {device_label(self.device)} "
                            f"(the cached file is not touched)")
@@ -117,7 +118,7 @@ class FlagshipRetrainer:
         self.last = {**result, "em": {int(k): float(v) for k, v in result["em"].items()}}
         self.clock.value = ""
         self.status.value = (f"<b>{_html.escape(self.name)}</b> trained here in <b>{result['seconds']:.0f} s</b> "
-                             f"({result['steps']} steps), then tested on {self.n} fresh sums per length.")
+                             f"({result['steps']} steps), then tested on {self.n} fresh {self.noun} per length.")
         self.table.value = self.table_html()
         return self.last
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -134,3 +135,48 @@ def test_a_notebook_renders_its_claims_in_one_call_and_the_readme_table_has_a_ro
     assert table.count("\n| ") == len(ENTRIES) + 1
     with pytest.raises(KeyError, match="no claim of notebook"):
         L.ledger("99")
+
+
+# -- the README's course-wide table ----------------------------------------------------------------------------------
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_the_readme_reproduction_table_is_generated_and_current():
+    text = README.read_text()
+    assert text.count(L.BEGIN) == 1, "README.md should hold one <!-- ledger:begin --> ... <!-- ledger:end --> block"
+    assert L.replace_between_markers(text, L.course_table()) == text, (
+        "the README's reproduction table is stale: run `python -m lengen_utils.lab.ledger table --readme README.md`")
+
+
+def test_the_table_command_writes_checks_and_refuses_a_file_without_markers(tmp_path, capsys):
+    page = tmp_path / "page.md"
+    page.write_text(f"# t\n\n{L.BEGIN}\nold\n{L.END}\n")
+    assert L.main(["table", "--readme", str(page), "--check"]) == 1          # stale
+    assert L.main(["table", "--readme", str(page)]) == 0
+    assert L.main(["table", "--readme", str(page), "--check"]) == 0 and "old" not in page.read_text()
+    page.write_text("no markers\n")
+    assert L.main(["table", "--readme", str(page)]) == 2
+    assert "expected one <!-- ledger:begin -->" in capsys.readouterr().err
+
+
+def test_a_check_prints_its_claim_target_and_measured_value_on_a_pass(capsys):
+    from lengen_utils.course.common.claims import ClaimFailed, claim
+
+    claim(True, "UPE should keep >= 80% at 16 digits", "87.4%", target="the course's target; the paper's: 90%")
+    assert capsys.readouterr().out == ("check met: UPE should keep >= 80% at 16 digits (the course's target; the "
+                                       "paper's: 90%); measured 87.4%.\n")
+    with pytest.raises(ClaimFailed, match=r"^UPE should keep >= 80% at 16 digits; got 61.0%\. Then"):
+        claim(False, "UPE should keep >= 80% at 16 digits", "61.0%", "Then ...")
+    assert capsys.readouterr().out == ""
+
+
+def test_the_book_has_the_table_as_a_page():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("book", README.parent / "scripts" / "book.py")
+    book = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(book)
+    page = book.reproduction_page(README.read_text())
+    assert page.startswith("# The papers' claims, one by one") and L.course_table() in page
+    with pytest.raises(book.BookError, match="ledger:begin"):
+        book.reproduction_page("# t\n\n## The course\n\nno table\n")

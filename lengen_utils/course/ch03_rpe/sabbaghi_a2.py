@@ -28,7 +28,7 @@ A2_TAG = "sabbaghi-a2"
 #: ``{rung: what it changes}``, in the ladder's order (the rows of :data:`.recipes.A2_LADDER`)
 A2_CHANGES = {"ours": "the course's recipe", "uniform": "+ the paper's sampler (uniform over D_s)",
               "fixed": "+ a fixed set of 100k sums", "dropout": "+ dropout 0.1", "postln": "+ post-LN (BERT)",
-              "select": "+ the best checkpoint on longer sums", "window": "+ the aligned attention window (ours)"}
+              "select": "+ the best checkpoint on longer sums (our lr 3e-3, no weight decay)", "window": "+ the aligned attention window (ours)"}
 RUNG_LABELS = {A2_LADDER.id(rung): f"{i}. {change}" for i, (rung, change) in enumerate(A2_CHANGES.items(), start=1)}
 
 
@@ -112,12 +112,13 @@ def check_decline(d: Decline) -> None:
     """The units digit is the weak spot, short cascades fail too, and answer digits park attention on pad offsets."""
     at = d.per_digit[CASCADE_AT]
     middle = min(at[s] for s in range(1, CASCADE_AT))
-    claim(at[0] < middle, f"at {CASCADE_AT} digits the units digit should be worse than every middle digit",
+    claim(at[0] < middle, f"in {d.name} (one seed of one model), at {CASCADE_AT} digits "
+          "the units digit should be worse than every middle digit",
           f"units {pct(at[0])}, worst middle digit {pct(middle)}",
           "Then the units digit is not the weak spot, and the text's reading must change.")
     c = d.cascade
-    claim(c.exact_match_easy < 0.5, f"sums with a longest cascade <= {c.max_cascade} should fail too at {c.length} "
-          f"digits (< 50%)", f"{pct(c.exact_match_easy)} on {c.n_easy} sums",
+    claim(c.exact_match_easy < 0.5, f"in {d.name}, sums with a longest cascade <= {c.max_cascade} should fail too "
+          f"at {c.length} digits (< 50%)", f"{pct(c.exact_match_easy)} on {c.n_easy} sums",
           "If they succeed, long cascades explain the decline after all, as the paper says.")
     for length, mass in d.pad_only_mass.items():
         claim(mass >= 0.2, f"answer digits should park >= 20% of their attention on offsets that training only filled "

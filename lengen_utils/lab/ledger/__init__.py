@@ -35,8 +35,10 @@ def rows(entries: Sequence[Entry]) -> list[dict[str, str]]:
     for e in entries:
         c, r = e.claim, e.result
         ours = "-" if r is None else f"{r} ({_what(c.measure)}, {r.checkpoint} checkpoint)"
-        target = ("the paper's" if c.target is None
-                  else f"{c.target.set_by}: {_fraction(c.target.value)} ({c.target.why})")
+        if c.target is not None:
+            target = f"{c.target.set_by}: {_fraction(c.target.value)} ({c.target.why})"
+        else:
+            target = "the paper's" if c.number.stated else "the course's reading of the paper's words"
         out.append({"id": c.id, "paper": c.paper, "where": c.where, "claim": c.statement,
                     "paper's number": paper_text(c), "ours": ours,
                     "seeds": "-" if r is None else ", ".join(map(str, r.seeds)),

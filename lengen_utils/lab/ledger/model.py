@@ -1,4 +1,4 @@
-"""The claims ledger's records: every claim the course makes about a paper, one typed record, its verdict computed from data.
+"""The claims ledger's records: each claim of the course about a paper, typed, and its verdict computed from data.
 
 A :class:`Claim` holds what is *typed* (and labelled): the paper and where the claim stands, the paper's statement,
 the paper's number (:class:`PaperNumber`, with the direction of the test), the course's own target and why it
@@ -236,10 +236,15 @@ def _fraction(x: float) -> str:
 
 
 def paper_text(claim: Claim) -> str:
-    """The paper's number as the paper's, e.g. ``"the paper: >= 95% ('more than 95% ... up to 200-digit')"``."""
-    number = claim.number
-    unit = " digits" if claim.measure is not None and claim.measure.statistic == "generalizable length" else ""
-    value = f"{number.value:g}{unit}" if unit else _fraction(number.value)
+    """The paper's number as the paper's, e.g. ``">= 95% (more than 95% ... up to 200-digit additions)"``, or as the
+    course's reading of the paper's words where the paper gives no number."""
+    number, statistic = claim.number, "em" if claim.measure is None else claim.measure.statistic
+    if statistic == "generalizable length":
+        value = f"{number.value:g} digits"
+    elif statistic == "gain":
+        value = f"{100 * number.value:+.3g} points"
+    else:
+        value = _fraction(number.value)
     if number.stated:
         return f"{number.op} {value} ({number.words})"
     return f"{number.op} {value}: the course's reading of \"{number.words}\" ({number.reading})"

@@ -129,8 +129,11 @@ def test_the_issue_47_facts_are_what_the_ledger_computes():
 
 
 def test_a_notebook_renders_its_claims_in_one_call_and_the_readme_table_has_a_row_per_claim():
-    text = L.notebook_summary("05")
+    text = L.notebook_summary("05", with_departures=False)
     assert text.count("\n| ") == len(L.ledger("05")) + 1
+    folded = L.notebook_summary("05")
+    assert folded.startswith(text) and folded.count("<details>") == sum(e.claim.measure is not None
+                                                                       for e in L.ledger("05"))
     table = L.course_table()
     assert table.count("\n| ") == len(ENTRIES) + 1
     with pytest.raises(KeyError, match="no claim of notebook"):

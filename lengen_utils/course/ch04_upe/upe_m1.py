@@ -125,8 +125,8 @@ def check_error_sites(sites: Mapping[int, Mapping[int, float]], trained: int) ->
 UPE_WINDOW, UPE_PLAIN, RPE_WINDOW = "nb04-upe-m1-f20-w2", "nb04-upe-m1-f20", "nb04-rpe-m1-f20-w2"
 UPE_PAPER = "nb04-upe-m1-f20-paper"       # UPE without the window under the paper's protocol
 LABELS = {UPE_WINDOW: "UPE + window", UPE_PLAIN: "UPE (Sabbaghi)", RPE_WINDOW: "RPE + window"}
-PROTOCOL_LABELS = {UPE_PAPER: "UPE, the paper's protocol: selected checkpoint",
-                   f"{UPE_PAPER} (final)": "UPE, the paper's protocol: final checkpoint",
+PROTOCOL_LABELS = {UPE_PAPER: "UPE, the paper's protocol (our lr 3e-3, no weight decay): selected checkpoint",
+                   f"{UPE_PAPER} (final)": "UPE, the paper's protocol (our lr 3e-3, no weight decay): final checkpoint",
                    UPE_PLAIN: "UPE, the course's recipe", UPE_WINDOW: "UPE + window"}
 
 

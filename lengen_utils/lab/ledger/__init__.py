@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from ..papers import to_markdown
+from ..papers import PAPER_SETUPS, departures_table, read_path, reference_additions, to_markdown
+from ..zoo import get_recipe
 from .claims import CLAIMS
 from .model import CLASSES, NOT_ATTEMPTED, Claim, Entry, _fraction, _what, evaluate, paper_text
 
@@ -63,13 +64,48 @@ def counts(entries: Sequence[Entry]) -> dict[str, int]:
     return {cls: sum(e.verdict.cls == cls for e in entries) for cls in CLASSES}
 
 
-def notebook_summary(notebook: str) -> str:
-    """One notebook's claims table and its summary verdicts, as Markdown (a notebook shows it with ``show_text``)."""
+def departures_rows(entry: Entry) -> list[dict[str, str]]:
+    """The departures table of one claim's recipe: the compared rows that differ from the paper's setup or that the
+    paper does not state (:func:`~lengen_utils.lab.papers.departures_table`), then the course's additions (config
+    fields no row compares, switched on) and the departures labelled by hand."""
+    c = entry.claim
+    if c.measure is None:
+        return []
+    rows = departures_table(c.measure.recipe, c.setup, only_departures=True) if c.setup else []
+    recipe = get_recipe(c.measure.recipe)
+    compared = {r["field"] for r in rows}
+    rows += [{"field": path, "paper": "off (not in the paper's setup)", "source": "the course's addition",
+              "ours": str(read_path(recipe, path)), "status": "differs", "note": ""}
+             for path in reference_additions(recipe) if path not in compared]
+    rows += [{"field": "(labelled)", "paper": "-", "source": "by hand", "ours": "-", "status": "differs",
+              "note": label} for label in c.labelled]
+    return rows
+
+
+def departures_md(entry: Entry) -> str:
+    """One claim's departures table, folded (an HTML ``<details>`` block that Jupyter and the book open on a click)."""
+    c = entry.claim
+    rows = departures_rows(entry)
+    if not rows:
+        return ""
+    against = PAPER_SETUPS[c.setup].paper if c.setup else "the claim's source (no field-by-field setup)"
+    versus = f", {c.measure.versus}'s included" if c.measure.versus else ""
+    return (f"<details><summary>{c.id}: {c.measure.recipe} against {against} ({len(entry.departures)} "
+            f"departures{versus}; rows the paper does not state are listed too)</summary>\n\n{to_markdown(rows)}"
+            "\n\n</details>")
+
+
+def notebook_summary(notebook: str, with_departures: bool = True) -> str:
+    """One notebook's claims table and its summary verdicts, as Markdown (a notebook shows it with ``show_text``),
+    then each claim's departures table, folded."""
     entries = ledger(notebook)
     tally = ", ".join(f"{n} {cls}" for cls, n in counts(entries).items() if n)
     lines = [f"**Claims of notebook {notebook}, from the ledger** ({len(entries)} claims: {tally}). Each verdict is "
              "computed from the records: reproduced only at the paper's threshold, with the paper's recipe only "
              "when nothing departs from it.", "", table(entries, NOTEBOOK_COLUMNS)]
+    if with_departures:
+        folded = [d for d in map(departures_md, entries) if d]
+        lines += ["", "**Departures, claim by claim** (click to open):", "", *folded]
     return "\n".join(lines)
 
 
@@ -128,5 +164,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["BEGIN", "CLAIMS", "END", "NOTEBOOK_COLUMNS", "README_COLUMNS", "counts", "course_table", "ledger", "main",
-           "notebook_summary", "replace_between_markers", "rows", "table"]
+__all__ = ["BEGIN", "CLAIMS", "END", "NOTEBOOK_COLUMNS", "README_COLUMNS", "counts", "course_table", "departures_md",
+           "departures_rows", "ledger", "main", "notebook_summary", "replace_between_markers", "rows", "table"]

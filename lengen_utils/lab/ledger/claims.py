@@ -17,7 +17,6 @@ _A2 = ("RPE allows the Transformer to achieve length generalization from adding 
 _A2_NUMBER = PaperNumber(">=", 0.90, "maintains its high performance at longer lengths", stated=False,
                          reading="at least 90% at 40 digits, 8x the trained length, short of the 50-digit fall the "
                                  "paper attributes to its format")
-_A2_LABEL = "the course's CPU scale: 2 layers, d 64 (the paper: 6 layers, d 768)"
 _A1 = "APE ... performance drops drastically when the length increases from 5 to 6"
 _A1_NUMBER = PaperNumber("<=", 0.10, "drops drastically when the length increases from 5 to 6", stated=False,
                          reading="at most 10% at 6 digits")
@@ -26,14 +25,12 @@ _M2 = ("UPE ... enable[s] the model to maintain 90% of its original accuracy at 
 _M2_NUMBER = PaperNumber(">=", 0.90, "maintain 90% of its original accuracy at the length of 16")
 _M2_TARGET = Target(0.80, "the course's budget is a fraction of the paper's; the course keeps 80% of the 5-digit "
                           "accuracy as its own bar and says so")
-_M1_LABEL = "a 1-digit multiplier at the course's CPU scale (2-4 layers, d 64-128; the paper: 6 layers, d 768)"
-_NO_SETUP = "no field-by-field setup of this figure in lab/papers.py"
 
 SABBAGHI_CLAIMS = (
     Claim("sabbaghi-a1", SABBAGHI, "Section 3.1 (A1), Figure 2a", _A1, _A1_NUMBER, "02",
-          Measure("nb02-ape-l5", length=6), labelled=(_A2_LABEL, "APE instead of RPE", _NO_SETUP)),
+          Measure("nb02-ape-l5", length=6), setup="sabbaghi-a1"),
     Claim("sabbaghi-a1/equal-budget", SABBAGHI, "Section 3.1 (A1), Figure 2a", _A1, _A1_NUMBER, "03",
-          Measure("nb03-ape-l5", length=6), labelled=(_A2_LABEL, "APE instead of RPE", _NO_SETUP)),
+          Measure("nb03-ape-l5", length=6), setup="sabbaghi-a1"),
     Claim("sabbaghi-a2/paper-recipe", SABBAGHI, "Section 3.1 (A2), Figure 2b", _A2, _A2_NUMBER, "03",
           Measure("sabbaghi-a2-paper", length=40), setup="sabbaghi-a2"),
     Claim("sabbaghi-a2/gpu-ours", SABBAGHI, "Section 3.1 (A2), Figure 2b", _A2, _A2_NUMBER, "03",
@@ -46,43 +43,40 @@ SABBAGHI_CLAIMS = (
           "RPE ... maintains its high performance at longer lengths (here: 4x the trained length in a frame of 22)",
           PaperNumber(">=", 0.90, "maintains its high performance at longer lengths", stated=False,
                       reading="at least 90% at 20 digits, 4x the trained length"),
-          "03", Measure("nb03-rpe-l5", length=20),
-          labelled=(_A2_LABEL, "frame l = 22 (the paper: 50)", "balanced sampler (the paper: uniform)",
-                    _NO_SETUP)),
+          "03", Measure("nb03-rpe-l5", length=20), setup="sabbaghi-a2"),
     Claim("sabbaghi-a3", SABBAGHI, "Section 3.1 (A3), Figure 2c",
           "augmentation [shifting by zeros, with APE] does not lead to generalization on the unseen positions",
           PaperNumber("<=", 0.10, "does not lead to generalization on the unseen positions", stated=False,
                       reading="at most 10% at 10 digits, 2x the trained length"),
-          "02", Measure("nb02-ape-shift-l5", length=10),
-          labelled=(_A2_LABEL, "APE with shift augmentation", _NO_SETUP)),
+          "02", Measure("nb02-ape-shift-l5", length=10), setup="sabbaghi-a3"),
     Claim("sabbaghi-m1/ape", SABBAGHI, "Section 3.2 (M1), Figure 4a",
           "APE fails to generalize on the unseen positions (1-digit multiplier)",
           PaperNumber("<=", 0.10, "APE fails to generalize on the unseen positions", stated=False,
                       reading="at most 10% at 10 digits, 2x the trained length"),
-          "04", Measure("nb04-ape-m1", length=10), labelled=(_M1_LABEL, _NO_SETUP)),
+          "04", Measure("nb04-ape-m1", length=10), setup="sabbaghi-m1-ape"),
     Claim("sabbaghi-m1/rpe", SABBAGHI, "Section 3.2 (M1), Figure 4b",
           "RPE shows a decline in accuracy (1-digit multiplier)",
           PaperNumber("<=", 0.90, "RPE shows a decline in accuracy", stated=False,
                       reading="below 90% at 10 digits, 2x the trained length"),
-          "04", Measure("nb04-rpe-m1", length=10), labelled=(_M1_LABEL, _NO_SETUP)),
+          "04", Measure("nb04-rpe-m1", length=10), setup="sabbaghi-m1-rpe"),
     Claim("sabbaghi-m1/upe-over-rpe", SABBAGHI, "Section 3.2 (M2), Figure 4c",
           "UPE ... shows a significant improvement over RPE in the single-digit multiplier scenario",
           PaperNumber(">=", 0.10, "a significant improvement over RPE", stated=False,
                       reading="at least 10 points above RPE's median at 10 digits"),
-          "04", Measure("nb04-upe-m1", "gain", length=10, versus="nb04-rpe-m1"), labelled=(_M1_LABEL, _NO_SETUP)),
+          "04", Measure("nb04-upe-m1", "gain", length=10, versus="nb04-rpe-m1"), setup="sabbaghi-m1",
+          versus_setup="sabbaghi-m1-rpe"),
     Claim("sabbaghi-m1/upe-paper-protocol", SABBAGHI, "Section 3.2 (M2), Figure 4c",
           "UPE ... shows a significant improvement over RPE in the single-digit multiplier scenario (the paper's "
           "training protocol: its learning rate, weight decay, sampler and checkpoint selection)",
           PaperNumber(">=", 0.10, "a significant improvement over RPE", stated=False,
                       reading="at least 10 points above RPE's median at 10 digits"),
-          "04", Measure("nb04-upe-m1-f20-paper", "gain", length=10, versus="nb04-rpe-m1"),
-          labelled=(_M1_LABEL, "frame l = 20 against RPE's 16", _NO_SETUP)),
+          "04", Measure("nb04-upe-m1-f20-paper", "gain", length=10, versus="nb04-rpe-m1"), setup="sabbaghi-m1",
+          versus_setup="sabbaghi-m1-rpe", labelled=("frame l = 20 against the RPE model's 16",)),
     Claim("sabbaghi-m1/rpe-3-digit", SABBAGHI, "Section 3.2 (M1), Figure 5a",
           "In the three-digit multiplier scenario ... RPE cannot generalize to longer multiplicands",
           PaperNumber("<=", 0.10, "RPE cannot generalize to longer multiplicands", stated=False,
                       reading="at most 10% at 16 digits, the paper's length for UPE"),
-          "04", Measure("nb04-rpe-m3-long-heads", length=16),
-          labelled=("the course's M3 recipe at CPU scale, with its read-out heads", _NO_SETUP)),
+          "04", Measure("nb04-rpe-m3-long-heads", length=16), setup="sabbaghi-m2-k3"),
     Claim("sabbaghi-m2/b256", SABBAGHI, "Section 3.2 (M2), Figure 5b", _M2, _M2_NUMBER, "04",
           Measure("sabbaghi-upe-m3-b256", "retention", length=16, of=5), target=_M2_TARGET,
           setup="sabbaghi-m2-k3"),
@@ -96,21 +90,20 @@ SABBAGHI_CLAIMS = (
           Measure("sabbaghi-upe-m3-9l", "retention", length=16, of=5), target=_M2_TARGET, setup="sabbaghi-m2-k3"),
     Claim("sabbaghi-m2/cpu", SABBAGHI, "Section 3.2 (M2), Figure 5b", _M2, _M2_NUMBER, "04",
           Measure("nb04-upe-m3-long-heads", "retention", length=16, of=5), target=_M2_TARGET,
-          labelled=("the course's CPU recipe: 4 layers, d 128, with read-out heads", _NO_SETUP)),
+          setup="sabbaghi-m2-k3"),
     Claim("sabbaghi-m3/ape", SABBAGHI, "Section 3.2 (M3), Figure 5c",
           "the model utilizing APE [trained on zero-shifted multiplicands] fails similarly to the same attempt in "
           "the addition task",
           PaperNumber("<=", 0.10, "fails similarly to the same attempt in the addition task", stated=False,
                       reading="at most 10% at 10 digits, 2x the trained length"),
-          "04", Measure("nb04-ape-shift-m1", length=10),
-          labelled=(_M1_LABEL, "a 1-digit multiplier (the paper's Figure 5: 3 digits)", _NO_SETUP)),
+          "04", Measure("nb04-ape-shift-m1", length=10), setup="sabbaghi-m3-ape"),
     Claim("sabbaghi-m3/rpe", SABBAGHI, "Section 3.2 (M3), Figure 5d",
           "As for the model with RPE [and augmentation], despite extensive training data, it still falls short of "
           "the performance of our UPE",
           PaperNumber("<=", 0.0, "it still falls short of the performance of our UPE", stated=False,
                       reading="RPE with augmentation below UPE's median at 10 digits"),
-          "04", Measure("nb04-rpe-shift-m1", "gain", length=10, versus="nb04-upe-m1"),
-          labelled=(_M1_LABEL, "a 1-digit multiplier (the paper's Figure 5: 3 digits)", _NO_SETUP)),
+          "04", Measure("nb04-rpe-shift-m1", "gain", length=10, versus="nb04-upe-m1"), setup="sabbaghi-m3",
+          versus_setup="sabbaghi-m1"),
 )
 
 # -- Cho et al. 2024 -------------------------------------------------------------------------------------------------
@@ -118,7 +111,6 @@ _S4 = "a Transformer trained on 1-30 digit addition can generalize up to 200-dig
 _S4_NUMBER = PaperNumber(">=", 0.95, "more than 95% exact-match accuracy for up to 200-digit additions (Figure 1)")
 _FIG3 = "The generalizable length is 70 for the models trained on additions involving 1-10 digits"
 _FIG3_NUMBER = PaperNumber(">=", 70, "generalizable length 70 for 1-10 digits (Figure 3)")
-_CPU = "the course's CPU scale: d 64 (the paper's code: d 512), 4,000 steps or fewer"
 _MINE = "Position coupling maintains over 98% accuracy until a width of 12 and near 90% accuracy even at a width of 14"
 
 CHO_CLAIMS = (
@@ -127,13 +119,11 @@ CHO_CLAIMS = (
     Claim("cho-addition/ours", CHO, "Section 4, Figure 1", _S4, _S4_NUMBER, "05",
           Measure("cho-addition-1to30", length=200), setup="cho-addition"),
     Claim("cho-fig3/1-10-plain", CHO, "Section 4.1, Figure 3", _FIG3, _FIG3_NUMBER, "05",
-          Measure("nb05-plain", "generalizable length"), labelled=(_CPU, "plain coupling, 1 layer", _NO_SETUP)),
+          Measure("nb05-plain", "generalizable length"), setup="cho-fig3"),
     Claim("cho-fig3/1-10-ours", CHO, "Section 4.1, Figure 3", _FIG3, _FIG3_NUMBER, "05",
-          Measure("nb05-len10", "generalizable length"),
-          labelled=(_CPU, "our coupled relative bias and packing", _NO_SETUP)),
+          Measure("nb05-len10", "generalizable length"), setup="cho-fig3"),
     Claim("cho-fig3/1-10-sink", CHO, "Section 4.1, Figure 3", _FIG3, _FIG3_NUMBER, "05",
-          Measure("nb05-sink", "generalizable length"),
-          labelled=(_CPU, "our coupled relative bias, packing and the $ sink", _NO_SETUP)),
+          Measure("nb05-sink", "generalizable length"), setup="cho-fig3"),
     Claim("cho-fig3/1-20", CHO, "Section 4.1, Figure 3", "generalizable length 135 for models trained on 1-20",
           PaperNumber(">=", 135, "135 for 1-20 (Figure 3)"), "05",
           why_not="no model trained on 1-20 digit sums; the course trains 1-5, 1-10, 1-15 and 1-30"),
@@ -144,12 +134,12 @@ CHO_CLAIMS = (
           "the performances are well extrapolated to test lengths (longer than trained lengths) [for deeper models]",
           PaperNumber(">=", 0.95, "well extrapolated to test lengths", stated=False,
                       reading="at least 95% at 2x the trained length (Cho et al.'s 95% bar)"),
-          "05", Measure("nb05-plain-2l", length=20), labelled=(_CPU, "trained on 1-10 (the paper: 1-30)", _NO_SETUP)),
+          "05", Measure("nb05-plain-2l", length=20), setup="cho-fig4"),
     Claim("cho-fig4/3-layers", CHO, "Section 4.1, Figure 4",
           "the performances are well extrapolated to test lengths (longer than trained lengths) [for deeper models]",
           PaperNumber(">=", 0.95, "well extrapolated to test lengths", stated=False,
                       reading="at least 95% at 2x the trained length (Cho et al.'s 95% bar)"),
-          "05", Measure("nb05-plain-3l", length=20), labelled=(_CPU, "trained on 1-10 (the paper: 1-30)", _NO_SETUP)),
+          "05", Measure("nb05-plain-3l", length=20), setup="cho-fig4"),
     Claim("cho-nx2/gpu-ours", CHO, "Section 6.1, Figure 8",
           "as the depth increases to 2 or more, it immediately becomes capable of length generalization",
           PaperNumber(">=", 0.95, "immediately becomes capable of length generalization", stated=False,
@@ -159,19 +149,17 @@ CHO_CLAIMS = (
           "as the depth increases to 2 or more, it immediately becomes capable of length generalization",
           PaperNumber(">=", 0.95, "immediately becomes capable of length generalization", stated=False,
                       reading="at least 95% at 20 digits, 2x the trained length"),
-          "05", Measure("nb05-mul-2l", length=20), labelled=(_CPU, "trained on 1-10 (the paper: 1-40)", _NO_SETUP)),
+          "05", Measure("nb05-mul-2l", length=20), setup="cho-nx2"),
     Claim("cho-nx2/cpu-ours-2-layers", CHO, "Section 6.1, Figure 8",
           "as the depth increases to 2 or more, it immediately becomes capable of length generalization",
           PaperNumber(">=", 0.95, "immediately becomes capable of length generalization", stated=False,
                       reading="at least 95% at 20 digits, 2x the trained length"),
-          "05", Measure("nb05-mulu-2l", length=20),
-          labelled=(_CPU, "trained on 1-10 (the paper: 1-40)", "our relative bias on coupled IDs", _NO_SETUP)),
+          "05", Measure("nb05-mulu-2l", length=20), setup="cho-nx2"),
     Claim("cho-nx2/cpu-ours-1-layer", CHO, "Section 6.1, Figure 8",
           "a 1-layer model fails [at N x 2 multiplication] (depth 1 in Figure 8)",
           PaperNumber("<=", 0.10, "1-layer models fail", stated=False, reading="at most 10% at 10 digits, in the "
                                                                               "trained range"),
-          "05", Measure("nb05-mulu-1l", length=10),
-          labelled=(_CPU, "trained on 1-10 (the paper: 1-40)", "our relative bias on coupled IDs", _NO_SETUP)),
+          "05", Measure("nb05-mulu-1l", length=10), setup="cho-nx2"),
     Claim("cho-minesweeper/gpu-12", CHO, "Section 6.2, Figure 10", _MINE,
           PaperNumber(">=", 0.98, "over 98% accuracy until a width of 12"), "05",
           Measure("cho-minesweeper-5to9", length=12), setup="cho-minesweeper"),
@@ -180,20 +168,17 @@ CHO_CLAIMS = (
           Measure("cho-minesweeper-5to9", length=14), setup="cho-minesweeper"),
     Claim("cho-minesweeper/cpu-next", CHO, "Section 6.2, Figure 10", _MINE,
           PaperNumber(">=", 0.90, "near 90% accuracy even at a width of 14"), "05",
-          Measure("nb05-mine-next", length=14),
-          labelled=("the course's CPU scale", "next-cell IDs and a 2-D relative bias instead of the shared table",
-                    _NO_SETUP)),
+          Measure("nb05-mine-next", length=14), setup="cho-minesweeper"),
     Claim("cho-minesweeper/shared-table", CHO, "Section 6.2, Figure 10",
           "Position coupling [the paper's model: one embedding table shared by both coupled channels] keeps its "
           "accuracy past the trained board sizes",
           PaperNumber(">=", 0.90, "over 98% until a width of 12, near 90% at 14", stated=False,
                       reading="at least 90% one cell past the widest trained board"),
-          "05", Measure("nb05-mine-coupled-shared", length=6),
-          labelled=("the course's CPU scale", "boards of 3-5 per side (the paper: 5-9)", _NO_SETUP)),
+          "05", Measure("nb05-mine-coupled-shared", length=6), setup="cho-minesweeper"),
     Claim("cho-minesweeper/nope", CHO, "Section 6.2, Figure 10",
           "NoPE [the paper's baseline] does not generalize to larger boards",
           PaperNumber("<=", 0.10, "NoPE fails (Figure 10)", stated=False, reading="at most 10% at width 12"),
-          "05", Measure("nb05-mine-nope59", length=12), labelled=("the course's CPU scale", _NO_SETUP)),
+          "05", Measure("nb05-mine-nope59", length=12), setup="cho-minesweeper"),
 )
 
 # -- the thesis's surveyed baselines (each claim as the thesis reports its source) ----------------------------------
@@ -232,25 +217,25 @@ THESIS_CLAIMS = (
           PaperNumber(">=", 0.10, "looping generalizes further", stated=False,
                       reading="at least 10 points above the same model without looping at 8 digits"),
           "08", Measure("nb08-abacus-eq-looped", "gain", length=8, versus="nb08-abacus-eq"),
-          labelled=("the course's CPU scale: trained on 1-5 digits", _ORIGINAL)),
+          setup="thesis-agenda"),
     Claim("survey/scratchpad", THESIS, "Chapter 4 (Lee et al. 2023)",
           "a scratchpad extends the reach one digit past the trained length (trained on 1-17: to 18)",
           PaperNumber(">=", 0.5, "to 18 after training on 1-17", stated=False,
                       reading="at least 50% one digit past the trained length"),
-          "08", Measure("nb08-scratch", length=6), labelled=("the course's CPU scale: trained on 1-5", _ORIGINAL)),
+          "08", Measure("nb08-scratch", length=6), setup="thesis-agenda"),
     Claim("survey/curriculum", THESIS, "Chapter 4 (proposed)",
           "a curriculum (simple to complex) helps compositional learning",
           PaperNumber(">=", 0.10, "helps compositional learning", stated=False,
                       reading="at least 10 points of exact match above the same model without it at 6 digits"),
           "08", Measure("nb08-length-curriculum", "gain", length=6, versus="nb08-direct"),
-          labelled=("the course's CPU scale: trained on 1-5", "the thesis proposes it without a result")),
+          setup="thesis-agenda", labelled=("the thesis proposes it without a result",)),
     Claim("survey/random-spaces", THESIS, "Section 3.4 (Shen et al. 2023)",
           "simply adding empty spaces to the input sequence can boost out-of-distribution accuracy for task lengths "
           "near to those encountered during training",
           PaperNumber(">=", 0.10, "can boost out-of-distribution accuracy", stated=False,
                       reading="at least 10 points of exact match above the same model without spaces at 6 digits"),
           "08", Measure("nb08-spaces", "gain", length=6, versus="nb08-direct"),
-          labelled=("the course's CPU scale: trained on 1-5", _ORIGINAL)),
+          setup="thesis-agenda"),
 )
 
 CLAIMS: tuple[Claim, ...] = SABBAGHI_CLAIMS + CHO_CLAIMS + THESIS_CLAIMS

@@ -96,8 +96,9 @@ class Measure:
 @dataclass(frozen=True)
 class Claim:
     """One claim of the course about a paper. ``measure`` None: the course has not attempted it (``why_not`` says
-    why). ``setup``: the claim of :data:`~lengen_utils.lab.papers.PAPER_SETUPS` whose departures table applies;
-    ``labelled``: departures named by hand where no setup is compared field by field."""
+    why). ``setup``: the claim of :data:`~lengen_utils.lab.papers.PAPER_SETUPS` whose departures table applies
+    (``versus_setup``: the one for the recipe a gain is over, default ``setup``); ``labelled``: departures named by
+    hand that no setup compares field by field."""
     id: str
     paper: str
     where: str
@@ -109,12 +110,14 @@ class Claim:
     setup: str = ""
     labelled: tuple[str, ...] = ()
     why_not: str = ""
+    versus_setup: str = ""
 
     def __post_init__(self) -> None:
         if self.measure is None and not self.why_not:
             raise ValueError(f"{self.id}: a claim the course does not attempt says why (why_not=...)")
-        if self.setup and self.setup not in PAPER_SETUPS:
-            raise ValueError(f"{self.id}: no paper setup {self.setup!r}; known: {', '.join(sorted(PAPER_SETUPS))}")
+        for name in (self.setup, self.versus_setup):
+            if name and name not in PAPER_SETUPS:
+                raise ValueError(f"{self.id}: no paper setup {name!r}; known: {', '.join(sorted(PAPER_SETUPS))}")
         if self.measure is not None and not self.setup and not self.labelled:
             raise ValueError(f"{self.id}: a claim with no paper setup to compare lists its departures (labelled=...)")
 
@@ -222,9 +225,10 @@ def departures_of(claim: Claim) -> tuple[str, ...]:
     recipes = [claim.measure.recipe] + ([claim.measure.versus] if claim.measure.versus else [])
     for recipe_id in recipes:
         recipe = get_recipe(recipe_id)
-        prefix = "" if recipe_id == claim.measure.recipe else f"{recipe_id}: "
-        if claim.setup:
-            found += [f"{prefix}{d.field}" for d in departures(recipe, PAPER_SETUPS[claim.setup])[:len(COMPARED)]
+        ours = recipe_id == claim.measure.recipe
+        prefix, setup = ("", claim.setup) if ours else (f"{recipe_id}: ", claim.versus_setup or claim.setup)
+        if setup:
+            found += [f"{prefix}{d.field}" for d in departures(recipe, PAPER_SETUPS[setup])[:len(COMPARED)]
                       if d.differs]
         found += [f"{prefix}{path}" for path in reference_additions(recipe)
                   if path not in COMPARED_PATHS and path not in NOT_SETUP_FIELDS]

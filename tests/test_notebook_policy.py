@@ -368,3 +368,34 @@ def test_no_typed_verdicts(path):
     assert not hits, (f"{path.name}: verdict words typed into markdown (cell id, word): {hits}. A verdict is printed "
                       "by its check or rendered from the claims ledger (lengen_utils.lab.ledger); markdown asks the "
                       "question and explains the reading.")
+
+
+# -- every check cell prints its claims ------------------------------------------------------------------------------
+# A cell that calls a section's check (``module.check_x(...)`` or ``check_x(...)``; not an exercise's checker,
+# ``nbNN.check_x``, nor ``notebook.check`` on an exercise's answer) shows on a pass what it checked: each claim prints
+# "check met: <claim> (<whose target>); measured <value>." (lengen_utils.course.common.claims.claim).
+CHECK_CALL = re.compile(r"(?<![\w.])(?:(\w+)\.)?(check_\w+)\(")
+
+
+def check_calls(source: str) -> list[str]:
+    """The section checks a code cell calls (exercise checkers ``nbNN.check_x`` excluded)."""
+    return [m.group(2) for m in CHECK_CALL.finditer(source) if not re.match(r"nb\d\d$|exercises", m.group(1) or "")]
+
+
+def test_check_calls_are_found():
+    assert check_calls("upe_m3.check_m2_target()\nnb04.check_frame(f)\ncheck(x, 3)") == ["check_m2_target"]
+    assert check_calls("exercises05.check_ids(ids)") == []
+    assert check_calls("tour.check_sum(a, b)  # and check_live(live)") == ["check_sum", "check_live"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_check_cell_prints_its_claims(path):
+    silent = []
+    for cell in _code_cells(path):
+        if not check_calls("".join(cell["source"])):
+            continue
+        text = "".join("".join(o.get("text", "")) for o in cell.get("outputs", []))
+        if "check met: " not in text:
+            silent.append(cell.get("id"))
+    assert not silent, (f"{path.name}: cells {silent} call a check but print no 'check met:' line; every check "
+                        "prints its claim, target and value on a pass (common.claims.claim)")

@@ -66,8 +66,8 @@ SABBAGHI_CLAIMS = (
           "04", Measure("nb04-upe-m1", "gain", length=10, versus="nb04-rpe-m1"), setup="sabbaghi-m1",
           versus_setup="sabbaghi-m1-rpe"),
     Claim("sabbaghi-m1/upe-paper-protocol", SABBAGHI, "Section 3.2 (M2), Figure 4c",
-          "UPE ... shows a significant improvement over RPE in the single-digit multiplier scenario (the paper's "
-          "training protocol: its learning rate, weight decay, sampler and checkpoint selection)",
+          "UPE ... shows a significant improvement over RPE in the single-digit multiplier scenario (with the paper's "
+          "sampler, training set, dropout, post-LN and checkpoint selection; our learning rate, no weight decay)",
           PaperNumber(">=", 0.10, "a significant improvement over RPE", stated=False,
                       reading="at least 10 points above RPE's median at 10 digits"),
           "04", Measure("nb04-upe-m1-f20-paper", "gain", length=10, versus="nb04-rpe-m1"), setup="sabbaghi-m1",

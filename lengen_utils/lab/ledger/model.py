@@ -179,7 +179,7 @@ def _checkpoint(recipe_id: str, checkpoint: str) -> str:
     records = _records()
     names = [n for n, e in catalog().items() if e.recipe == recipe_id and n in records]
     selects = bool(names) and all("selection" in records[n] for n in names)
-    return "best on longer lengths (selected)" if selects and checkpoint == "recorded" else "final"
+    return "checkpoint selected on longer lengths" if selects and checkpoint == "recorded" else "final checkpoint"
 
 
 def _at(curve: dict[int, float], length: int, recipe_id: str) -> float:

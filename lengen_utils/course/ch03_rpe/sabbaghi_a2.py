@@ -191,3 +191,30 @@ def check_sink(rows: dict[str, dict[str, float]], windowed: str) -> None:
             claim(mass >= 0.2, f"{label} should park >= 20% of its attention on pad-only offsets at {column}",
                   pct(mass))
 
+
+
+WINDOW_REACH = 2                                  # the aligned window's half-width, in IDs
+
+
+def window_cost(lengths: tuple[int, ...] = (20, 40)) -> dict[str, dict[str, float]]:
+    """Live, each seed of the windowed rung: exact match on the test sums whose longest carry cascade fits the window
+    (at most :data:`WINDOW_REACH`) and on those whose cascade is longer, which must cross it."""
+    rows = {}
+    for seed, name in recipe_entries("a2-window", built_only=True).items():
+        model, task = load(name)
+        for length in lengths:
+            c = exact_match_by_cascade(model, task, length, n=n_eval(400, 100), max_cascade=WINDOW_REACH,
+                                       seed=LIVE_SEED)
+            rows[f"seed {seed}, {length} digits ({c.n_hard} of {c.n_easy + c.n_hard} sums longer)"] = {
+                f"cascade <= {WINDOW_REACH}": c.exact_match_easy, f"cascade > {WINDOW_REACH}": c.exact_match_hard}
+    return rows
+
+
+def check_window_cost(rows: dict[str, dict[str, float]]) -> None:
+    """The window costs the long cascades: on every seed and length, the sums whose cascade is longer than the window
+    are right at least 30 points less often than the others."""
+    for label, r in rows.items():
+        short, long = r[f"cascade <= {WINDOW_REACH}"], r[f"cascade > {WINDOW_REACH}"]
+        claim(long <= short - 0.3, f"{label}: the windowed model should get the sums whose longest cascade is longer "
+              f"than its window (> {WINDOW_REACH}) right at least 30 points less often than the others",
+              f"{pct(long)} against {pct(short)}", "Then the window costs the long cascades nothing: update the text.")

@@ -17,7 +17,7 @@ from typing import Sequence
 from ..papers import PAPER_SETUPS, departures_table, read_path, reference_additions, to_markdown
 from ..zoo import get_recipe
 from .claims import CLAIMS
-from .model import CLASSES, NOT_ATTEMPTED, Claim, Entry, _fraction, _what, evaluate, paper_text
+from .model import CLASSES, Entry, _fraction, _what, evaluate, paper_text
 
 
 def ledger(notebook: str | None = None) -> list[Entry]:

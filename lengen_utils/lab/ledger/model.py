@@ -18,17 +18,13 @@ renders them.
 """
 from __future__ import annotations
 
-import argparse
 import statistics
-import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Callable, Sequence
 
-from ...analysis.generalization import THRESHOLD, generalizable_length
-from ..papers import COMPARED, COMPARED_PATHS, NOT_SETUP_FIELDS, PAPER_SETUPS, departures, reference_additions, \
-    to_markdown
+from ...analysis.generalization import generalizable_length
+from ..papers import COMPARED, COMPARED_PATHS, NOT_SETUP_FIELDS, PAPER_SETUPS, departures, reference_additions
 from ..zoo import catalog, get_recipe, read_manifest
 from ..zoo.records import read_records
 

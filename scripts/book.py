@@ -10,6 +10,8 @@ This script stages a source folder beside the output, ``build/.book-src/`` (and 
 
 - ``book/conf.py``, ``book/references.md`` and ``book/_static/`` (the configuration, the papers' page, the
   local Colab badge and a style sheet);
+- ``reproduction.md``, the course-wide reproduction table: the README's section "The papers' claims, one by one"
+  (generated from the claims ledger);
 - ``index.md``, the landing page, generated from the README: its title and introduction, then its section
   "The course" (the course table, each notebook's name linked to its page). The build fails if the table and
   the notebooks disagree, so the two cannot drift;
@@ -133,8 +135,21 @@ def landing_page(readme: str, stems: list[str]) -> str:
             "{doc}`references`.", "",
             course.replace(BADGE_IMAGE, LOCAL_BADGE), "",
             "```{toctree}", ":hidden:", ":caption: Notebooks", "", *stems, "```", "",
-            "```{toctree}", ":hidden:", ":caption: Papers", "", "references", "```", ""]
+            "```{toctree}", ":hidden:", ":caption: Papers", "", "references", "reproduction", "```", ""]
     return "\n".join(page)
+
+
+LEDGER_BLOCK = re.compile(r"<!-- ledger:begin -->\n(.*?)\n<!-- ledger:end -->", re.S)
+
+
+def reproduction_page(readme: str) -> str:
+    """reproduction.md: the README's section "The papers' claims, one by one", its table generated from the claims
+    ledger (tests/test_ledger.py keeps it current), so that the book needs no import of the package."""
+    sections = readme_sections(readme)[2]
+    heading = "The papers' claims, one by one"
+    if heading not in sections or not LEDGER_BLOCK.search(sections[heading]):
+        raise BookError(f"README.md has no section '## {heading}' with a <!-- ledger:begin --> block")
+    return f"# {heading}\n\n{absolute_links(sections[heading])}\n"
 
 
 def references_page(template: str, notebooks: dict[str, dict]) -> str:
@@ -229,7 +244,8 @@ def stage(source: Path, src: Path) -> dict[str, int]:
     if not notebooks:
         raise BookError(f"no notebooks in {NOTEBOOKS}")
     src.mkdir(parents=True, exist_ok=True)
-    wanted = {"conf.py", "index.md", "references.md", "_static"} | {f"{s}.ipynb" for s in notebooks}
+    wanted = ({"conf.py", "index.md", "references.md", "reproduction.md", "_static"}
+              | {f"{s}.ipynb" for s in notebooks})
     for old in src.iterdir():                        # a notebook or file that is gone leaves the book
         if old.name not in wanted:
             shutil.rmtree(old) if old.is_dir() else old.unlink()
@@ -241,6 +257,7 @@ def stage(source: Path, src: Path) -> dict[str, int]:
     for path in files:
         write_if_changed(src / "_static" / "mathjax" / "es5" / path.relative_to(es5), path.read_bytes())
     write_if_changed(src / "index.md", landing_page((REPO / "README.md").read_text(), list(notebooks)))
+    write_if_changed(src / "reproduction.md", reproduction_page((REPO / "README.md").read_text()))
     write_if_changed(src / "references.md", references_page((CONF_DIR / "references.md").read_text(), notebooks))
     figures = {}
     for stem, nb in notebooks.items():

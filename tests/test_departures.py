@@ -26,7 +26,7 @@ DIRECT = {"format": "task.format", "encoding": "model.encoding", "max_position":
           "n_layers": "model.n_layers", "n_heads": "model.n_heads", "d_model": "model.d_model",
           "d_ff": "model.d_ff", "dropout": "model.dropout", "norm": "model.norm",
           "norm_placement": "model.norm_placement", "activation": "model.activation", "lr": "train.lr",
-          "batch_size": "train.batch_size", "steps": "train.steps", "grad_clip": "train.grad_clip"}
+          "steps": "train.steps", "grad_clip": "train.grad_clip"}
 
 
 def _rows(recipe_id: str, claim: str | None = None) -> dict[str, dict]:
@@ -34,8 +34,12 @@ def _rows(recipe_id: str, claim: str | None = None) -> dict[str, dict]:
 
 
 # == the records and the mapping ===================================================================================
-def test_the_setups_are_the_five_claims():
-    assert set(P.PAPER_SETUPS) == {"sabbaghi-a2", "sabbaghi-m2-k3", "cho-addition", "cho-nx2", "cho-minesweeper"}
+def test_the_setups_are_the_five_reproduced_claims_and_those_tested_at_our_scale():
+    assert set(P.REPRODUCED_CLAIMS) == {"sabbaghi-a2", "sabbaghi-m2-k3", "cho-addition", "cho-nx2", "cho-minesweeper"}
+    assert set(P.PAPER_SETUPS) == set(P.REPRODUCED_CLAIMS) | {
+        "sabbaghi-a1", "sabbaghi-a3", "sabbaghi-m1", "sabbaghi-m1-ape", "sabbaghi-m1-rpe", "sabbaghi-m3",
+        "sabbaghi-m3-ape", "cho-fig3", "cho-fig4", "thesis-agenda"}
+    assert set(P.REFERENCE_OF) == set(P.REPRODUCED_CLAIMS)
     assert P.PAPER_SETUPS["sabbaghi-a2"] is P.SABBAGHI_A2 and P.PAPER_SETUPS["cho-addition"] is P.CHO_ADDITION
 
 
@@ -107,7 +111,7 @@ def test_every_recipe_tagged_as_a_paper_reproduction_is_compared():
 
 def test_every_compared_path_is_a_recipe_field():
     recipe = get_recipe("a2-ours")
-    known = set(P.config_fields(recipe)) | {"eval_lengths"}
+    known = set(P.config_fields(recipe)) | {"eval_lengths", "seeds"}
     for c in P.COMPARED:
         assert c.paths and set(c.paths) <= known, c.name
         for path in c.paths:
@@ -163,7 +167,7 @@ def test_a_reference_recipe_adds_nothing_the_table_does_not_show(claim):
      ["model.attention_window", "model.window_offsets"]),
     ("a2-select", ("model.relative_bias=true",), ["model.relative_bias"]),
     ("sabbaghi-upe-m3-9l", ("task.mask_operator=true",), ["task.mask_operator"]),
-    ("cho-plain-1to30", ("model.relative_bias=true", "task.pack=2"), ["model.relative_bias", "task.pack"]),
+    ("cho-plain-1to30", ("model.relative_bias=true",), ["model.relative_bias"]),
     ("sabbaghi-a2-paper", ("model.rpe_max_distance=16",), ["model.rpe_max_distance"]),
 ])
 def test_a_change_no_row_shows_is_caught(recipe_id, overrides, caught):
@@ -199,15 +203,17 @@ def test_sabbaghi_a2_paper_departs_only_where_the_paper_is_silent():
     silent = {d.field for d in rows if d.status == "not stated"}
     assert {"steps", "lr schedule"} <= silent
     assert silent == {"largest position ID", "MLP width d_ff", "AdamW betas", "steps", "lr schedule",
-                      "gradient clipping", "precision"}
+                      "gradient clipping", "precision", "validation set size (problems per length)", "seeds (runs)"}
 
 
 def test_cho_plain_departs_where_its_docstring_says_and_in_its_training_set():
     rows = _rows("cho-plain-1to30")
     assert {f for f, r in rows.items() if r["status"] == "differs"} == {
-        "training set (0: fresh every step)", "norm", "norm placement", "MLP activation", "steps"}
+        "training set (0: fresh every step)", "norm", "norm placement", "MLP activation", "steps",
+        "checkpoint selection", "seeds (runs)"}
     assert (rows["norm placement"]["paper"], rows["norm placement"]["ours"]) == ("pre+post", "pre")
-    assert rows["checkpoint selection"]["status"] == "same"
+    # selected by exact match at 100 digits, where the paper takes the validation loss at 200
+    assert rows["checkpoint selection"]["paper"] == "best on 200 (validation loss)"
 
 
 # == (c) hand-checked rows ========================================================================================
@@ -219,7 +225,7 @@ def test_a2_ours_rows_by_hand():
     for field, (theirs, ours) in expected.items():
         assert (rows[field]["paper"], rows[field]["ours"], rows[field]["status"]) == (theirs, ours, "differs"), field
     assert rows["dropout"]["source"] == "paper" and rows["norm placement"]["source"] == "implied"
-    assert rows["batch size"]["status"] == "same" and rows["steps"]["status"] == "not stated"
+    assert rows["batch size (problems per step)"]["status"] == "same" and rows["steps"]["status"] == "not stated"
 
 
 def test_a2_window_labels_its_window():
@@ -266,3 +272,41 @@ def test_departures_table_and_markdown():
         P.departures_table("nb03-rpe-l5")
     with pytest.raises(KeyError, match="no paper setup"):
         P.departures_table("a2-ours", "sabbaghi-a9")
+
+
+# == (d) the blind spots of issue 47 ==============================================================================
+def test_checkpoint_selection_compares_its_lengths_and_metric_not_only_its_kind():
+    cho = P.CHO_ADDITION.selection.value                        # best on 200 digits, by validation loss
+    assert P.matches(cho, P.Checkpoint("best", (200,), "validation loss"))
+    assert not P.matches(cho, P.Checkpoint("best", (30,), "validation loss"))      # moved onto the trained lengths
+    assert not P.matches(cho, P.Checkpoint("best", (200,), "exact match"))
+    assert P.matches(P.BEST_ON_LONGER, P.Checkpoint("best", (10, 20), "exact match"))   # unstated: not compared
+    moved = with_overrides(get_recipe("cho-plain-1to30"), ("train.select_lengths=[30]",))
+    row = {d.field: d for d in P.departures(moved, P.CHO_ADDITION)}["checkpoint selection"]
+    assert row.differs and row.ours.lengths == (30,)
+
+
+def test_seeds_validation_size_and_packed_batches_are_rows():
+    rows = _rows("cho-addition-1to30")
+    assert (rows["seeds (runs)"]["paper"], rows["seeds (runs)"]["ours"]) == ("8", "2")
+    packed = get_recipe("cho-addition-1to30")
+    assert rows["batch size (problems per step)"]["ours"] == str(packed.train.batch_size * packed.task.pack)
+    assert _rows("cho-plain-1to30")["validation set size (problems per length)"]["status"] == "not stated"
+    assert _rows("a2-ours")["validation set size (problems per length)"]["ours"] == "none"
+
+
+def test_the_minesweeper_reference_uses_the_papers_shared_table():
+    assert P.reference_recipe("cho-minesweeper").model.shared_channel_table
+    rows = _rows("cho-minesweeper-5to9")
+    row = rows["position table of the 2-D IDs"]
+    assert (row["paper"], row["ours"], row["status"]) == ("shared by the channels", "one per channel", "differs")
+
+
+@pytest.mark.parametrize("recipe_id,claim", [
+    ("nb03-ape-l5", "sabbaghi-a1"), ("nb02-ape-shift-l5", "sabbaghi-a3"), ("nb04-upe-m1", "sabbaghi-m1"),
+    ("nb04-upe-m1-f20-paper", "sabbaghi-m1"), ("nb04-rpe-shift-m1", "sabbaghi-m3"), ("nb04-ape-shift-m1", "sabbaghi-m3-ape"),
+    ("nb04-ape-m1", "sabbaghi-m1-ape"), ("nb04-rpe-m1", "sabbaghi-m1-rpe"), ("nb05-len10", "cho-fig3"),
+    ("nb05-plain-2l", "cho-fig4"), ("nb08-looped", "thesis-agenda")])
+def test_the_claims_tested_at_our_scale_have_departures_tables(recipe_id, claim):
+    rows = P.departures_table(recipe_id, claim)
+    assert len(rows) == len(P.COMPARED) and any(r["status"] == "differs" for r in rows)

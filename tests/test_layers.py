@@ -37,7 +37,7 @@ LAYERS: dict[str, int] = {
     "analysis.nxm_measures": 6,
     "lab": 7, "lab.zoo": 7, "lab.bench": 7, "lab.bench_recipes": 7, "lab.cli": 7, "lab.throughput": 7,
     "lab.multiseed_bench": 7, "lab.sweep": 7, "lab.sweep_grid": 7, "lab.leaderboard": 7, "lab.long_eval": 7, "lab.flagship_time": 7, "lab.nxm_grid": 7,
-    "lab.papers": 7,
+    "lab.papers": 7, "lab.ledger": 7,
     "course": 8, "course.plots": 8, "course.widgets": 8, "course.notebook": 8, "course.colab": 8, "course.common": 8,
     "course.ch00_tour": 8, "course.ch01_formats": 8, "course.ch02_ape": 8, "course.ch03_rpe": 8, "course.ch04_upe": 8,
     "course.ch05_coupling": 8, "course.ch06_complexity": 8, "course.ch07_theory": 8, "course.ch08_beyond": 8,

@@ -315,3 +315,87 @@ def test_prose_cells_are_hidden(path):
             shown.append(i)
     assert not shown, (f"{path.name}: cells {shown} only render prose; hide their source "
                        '(metadata {"jupyter": {"source_hidden": true}, "tags": ["hide-input"]})')
+
+
+# -- no verdict typed into prose --------------------------------------------------------------------------------------
+# A verdict (a claim "reproduces", "holds", "is confirmed", a target "is met") is computed and printed by its check
+# (lengen_utils.course.common.claims.claim prints one line per claim, on a pass too) or rendered from the claims
+# ledger (lengen_utils.lab.ledger.notebook_summary): it appears only in generated output, never in a markdown cell.
+# Markdown asks the question and explains the reading. Inline code, LaTeX and a paper's words in quotation marks
+# (the paper's own verdict, labelled as the paper's) are not our prose.
+VERDICT_WORDS = re.compile(r"\b(?:reproduc(?:e|es|ed|ing)|holds?|confirm(?:s|ed)?|(?:is|are|was|were) met)\b",
+                           re.IGNORECASE)
+QUOTED = re.compile(r'"[^"\n]*"|“[^”]*”')
+
+
+def typed_verdicts(markdown: str) -> list[str]:
+    """The verdict words of one markdown cell, outside inline code, LaTeX and quoted words."""
+    text = QUOTED.sub(" ", NOT_PROSE.sub(" ", markdown))
+    return [m.group() for m in VERDICT_WORDS.finditer(text)]
+
+
+def test_typed_verdicts_are_found():
+    assert typed_verdicts("M1 and M2 **reproduce**; Figure 5b's claim holds and the target is met.") == [
+        "reproduce", "holds", "is met"]
+    assert typed_verdicts("Is Cho et al.'s claim reproduced? Figure 2b \"confirms that RPE\" (the paper's words).") \
+        == ["reproduced"]
+    assert typed_verdicts("The check `claim(x, 'holds')` prints its line; $holds$ and the verdict below.") == []
+    assert typed_verdicts("The ledger gives the verdict; the markdown asks the question.") == []
+
+
+#: markdown cells another change owns while this rule lands: ``{(notebook, cell id): reason}``. Each must still hold a
+#: verdict word (a stale entry fails), so the list empties as the cells are reworded; nothing else is exempt.
+VERDICT_EXEMPT: dict[tuple[str, str], str] = {
+    ("05_position_coupling.ipynb", "nb05-sink01"): "notebook 05's reach section, reworked in parallel (issue 47 merge)",
+    ("05_position_coupling.ipynb", "nb05-sink-md"): "notebook 05's reach section, reworked in parallel (issue 47 merge)",
+    ("05_position_coupling.ipynb", "nb05-minute-md"): "notebook 05's reach section, reworked in parallel (issue 47 "
+                                                      "merge)",
+}
+
+
+def test_verdict_exemptions_are_current():
+    cells = {(p.name, c.get("id")): "".join(c["source"]) for p in NOTEBOOKS
+             for c in json.loads(p.read_text())["cells"] if c["cell_type"] == "markdown"}
+    stale = [key for key in VERDICT_EXEMPT if key not in cells or not typed_verdicts(cells[key])]
+    assert not stale, f"VERDICT_EXEMPT lists cells without verdict words (or gone): {stale}; remove them"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_typed_verdicts(path):
+    nb = json.loads(path.read_text())
+    hits = [(cell.get("id"), w) for cell in nb["cells"] if cell["cell_type"] == "markdown"
+            and (path.name, cell.get("id")) not in VERDICT_EXEMPT for w in typed_verdicts("".join(cell["source"]))]
+    assert not hits, (f"{path.name}: verdict words typed into markdown (cell id, word): {hits}. A verdict is printed "
+                      "by its check or rendered from the claims ledger (lengen_utils.lab.ledger); markdown asks the "
+                      "question and explains the reading.")
+
+
+# -- every check cell prints its claims ------------------------------------------------------------------------------
+# A cell that calls a section's check (``module.check_x(...)`` or ``check_x(...)``; not an exercise's checker,
+# ``nbNN.check_x``, nor ``notebook.check`` on an exercise's answer) shows on a pass what it checked: each claim prints
+# "check met: <claim> (<whose target>); measured <value>." (lengen_utils.course.common.claims.claim).
+CHECK_CALL = re.compile(r"(?<![\w.])(?:(\w+)\.)?(check_\w+)\(")
+
+
+def check_calls(source: str) -> list[str]:
+    """The section checks a code cell calls (exercise checkers ``nbNN.check_x`` excluded)."""
+    return [m.group(2) for m in CHECK_CALL.finditer(source) if not re.match(r"nb\d\d$|exercises", m.group(1) or "")]
+
+
+def test_check_calls_are_found():
+    assert check_calls("upe_m3.check_m2_target()\nnb04.check_frame(f)\ncheck(x, 3)") == ["check_m2_target"]
+    assert check_calls("exercises05.check_ids(ids)") == []
+    assert check_calls("tour.check_sum(a, b)  # and check_live(live)") == ["check_sum", "check_live"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_check_cell_prints_its_claims(path):
+    silent = []
+    for cell in _code_cells(path):
+        if not check_calls("".join(cell["source"])):
+            continue
+        text = "".join("".join(o.get("text", "")) for o in cell.get("outputs", []))
+        if "check met: " not in text:
+            silent.append(cell.get("id"))
+    assert not silent, (f"{path.name}: cells {silent} call a check but print no 'check met:' line; every check "
+                        "prints its claim, target and value on a pass (common.claims.claim)")

@@ -36,8 +36,10 @@ Mappings between the papers' words and our configs (:func:`matches` compares the
 * test distribution: Sabbaghi's "uniform distribution of numbers up to l digits" is ``task.eval_sampler='uniform'``;
   Cho's test operands "of the same length" are ``'exact'``;
 * checkpoint selection: a paper's "best checkpoint on (a validation set of) longer lengths" is any
-  ``train.select_every > 0`` (:class:`Checkpoint`: only the kind is compared; the lengths and the metric are shown);
-  ``select_every == 0`` is the final checkpoint;
+  ``train.select_every > 0`` (:class:`Checkpoint`: the kind, and the validation lengths and the metric where the paper
+  states them); ``select_every == 0`` is the final checkpoint; the validation set's size is its own row;
+* batch size: problems per step, so a packed recipe counts ``train.batch_size x task.pack``;
+* seeds: the runs a claim rests on (ours: the recipe's seeds; Cho et al.: 2 data seeds x 4 model seeds);
 * norm placement: ``'pre'`` and ``'post'`` are ``model.norm_placement``; Cho's code's ``pre_post`` (a norm before and
   after each sub-layer) is ``'pre+post'``, which no ModelConfig builds;
 * weight decay: Sabbaghi name four (:class:`OneOf`); ours matches if it is one of them;
@@ -48,7 +50,7 @@ Mappings between the papers' words and our configs (:func:`matches` compares the
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
 from ..core.model import ModelConfig
@@ -148,7 +150,8 @@ class Schedule:
 @dataclass(frozen=True)
 class Checkpoint:
     """Which checkpoint is kept: ``"final"``, or ``"best"`` on a validation set of (longer) ``lengths`` by
-    ``metric``. Two selections match when their kinds do (the lengths and the metric are shown, not compared)."""
+    ``metric``. Two selections match when their kinds do and, for ``"best"``, when the lengths and the metric do
+    wherever the paper states them (empty: not stated, not compared)."""
     kind: str
     lengths: tuple[int, ...] = ()
     metric: str = ""
@@ -173,7 +176,9 @@ def matches(paper_value: Any, ours: Any) -> bool:
     if isinstance(paper_value, OneOf):
         return any(matches(x, ours) for x in paper_value.options)
     if isinstance(paper_value, Checkpoint):
-        return isinstance(ours, Checkpoint) and ours.kind == paper_value.kind
+        return (isinstance(ours, Checkpoint) and ours.kind == paper_value.kind
+                and (not paper_value.lengths or ours.lengths == paper_value.lengths)
+                and (not paper_value.metric or ours.metric == paper_value.metric))
     if isinstance(paper_value, Schedule):
         return (isinstance(ours, Schedule) and math.isclose(ours.warmup_fraction, paper_value.warmup_fraction,
                                                             rel_tol=0.05)
@@ -236,7 +241,8 @@ COMPARED: tuple[Compared, ...] = (
     Compared("norm_placement", "norm placement", ("model.norm_placement",), lambda r: r.model.norm_placement),
     Compared("activation", "MLP activation", ("model.activation",), lambda r: r.model.activation),
     Compared("lr", "learning rate", ("train.lr",), lambda r: float(r.train.lr)),
-    Compared("batch_size", "batch size", ("train.batch_size",), lambda r: r.train.batch_size),
+    Compared("batch_size", "batch size (problems per step)", ("train.batch_size", "task.pack"),
+             lambda r: r.train.batch_size * r.task.pack),
     Compared("weight_decay", "weight decay", ("train.weight_decay",), lambda r: float(r.train.weight_decay)),
     Compared("betas", "AdamW betas", ("train.betas",), lambda r: tuple(r.train.betas)),
     Compared("steps", "steps", ("train.steps",), lambda r: r.train.steps),
@@ -244,8 +250,15 @@ COMPARED: tuple[Compared, ...] = (
              lambda r: Schedule(r.train.warmup_steps / r.train.steps, r.train.min_lr_ratio)),
     Compared("grad_clip", "gradient clipping", ("train.grad_clip",), lambda r: float(r.train.grad_clip)),
     Compared("precision", "precision", ("train.amp",), lambda r: "bf16 autocast" if r.train.amp else "float32"),
-    Compared("selection", "checkpoint selection", ("train.select_every", "train.select_lengths", "train.select_n"),
-             _selection),
+    Compared("selection", "checkpoint selection", ("train.select_every", "train.select_lengths"), _selection),
+    Compared("select_n", "validation set size (problems per length)", ("train.select_n",),
+             lambda r: r.train.select_n if r.train.selects else NONE),
+    Compared("augmentation", "shift augmentation (zeros appended)", ("task.shift_augment",),
+             lambda r: r.task.shift_augment),
+    Compared("channel_table", "position table of the 2-D IDs", ("model.shared_channel_table",),
+             lambda r: ("shared by the channels" if r.model.shared_channel_table else "one per channel")
+             if r.model.position_channels > 1 else NONE),
+    Compared("seeds", "seeds (runs)", ("seeds",), lambda r: len(r.seeds)),
 )
 #: every recipe field path a compared row reads
 COMPARED_PATHS: frozenset[str] = frozenset(p for c in COMPARED for p in c.paths)
@@ -297,6 +310,10 @@ class PaperSetup:
     grad_clip: Stated[float]
     precision: Stated[str]
     selection: Stated[Checkpoint]
+    select_n: Stated[int | str]
+    augmentation: Stated[bool]
+    channel_table: Stated[str]
+    seeds: Stated[int]
 
     def __post_init__(self) -> None:
         for c in COMPARED:
@@ -339,6 +356,10 @@ _SABBAGHI_COMMON: dict[str, Stated] = dict(
     precision=not_stated("one NVIDIA RTX A5000; no precision named"),
     selection=paper(BEST_ON_LONGER, "'a small validation set with longer sequences to choose the best "
                     "checkpoint' (Section 3)"),
+    select_n=not_stated("'a small validation set' (Section 3): its size is not named"),
+    augmentation=paper(False, "A2 and M2 train without augmentation; A3 and M3 add it"),
+    channel_table=implied(NONE, "sums and products have one-dimensional positions"),
+    seeds=not_stated("no number of runs or seeds is named"),
 )
 
 SABBAGHI_A2 = PaperSetup(
@@ -387,6 +408,10 @@ _CHO_CODE: dict[str, Stated] = dict(
     schedule=code(Schedule(0.01, 0.1), f"{_V1}: linear warm-up for 1% of the steps, cosine to 0.1 x lr"),
     grad_clip=code(1.0, _V1),
     precision=code("bf16 autocast", f"{_V1}: bf16 autocast on CUDA"),
+    augmentation=paper(False, "'We do not use packing or shifting' (Section 4)"),
+    seeds=paper(8, "'We run each experiment 8 times with 2 different random seeds for data generation and 4 different "
+                   "random seeds for model initialization' (Section 4)"),
+    select_n=not_stated("the size of the validation set is not named in the paper"),
 )
 
 CHO_ADDITION = PaperSetup(
@@ -413,6 +438,7 @@ CHO_ADDITION = PaperSetup(
     selection=paper(Checkpoint("best", (200,), "validation loss"),
                     "'the best model in terms of the validation loss for 200-digit additions' (Section 4.1); "
                     f"{_V1} keeps the best loss at 100 digits"),
+    channel_table=implied(NONE, "sums have one-dimensional positions"),
     **_CHO_CODE)
 
 CHO_NX2 = PaperSetup(
@@ -436,6 +462,7 @@ CHO_NX2 = PaperSetup(
     batch_size=code(1000, _V1),
     steps=code(50_000, _V1),
     selection=code(Checkpoint("best", (100,), "validation loss"), f"{_V1}: the best loss on 100-digit products"),
+    channel_table=implied(NONE, "products have one-dimensional positions"),
     **_CHO_CODE)
 
 _MINE = "scripts/minesweeper_generator/run_coupling.sh (2024-06)"
@@ -460,11 +487,83 @@ CHO_MINESWEEPER = PaperSetup(
     batch_size=code(800, _MINE),
     steps=code(100_000, _MINE),
     selection=code(Checkpoint("best", (12,), "validation loss"), f"{_MINE}: val_long boards of width 12"),
+    channel_table=paper("shared by the channels", "one embedding layer shared by both coupled channels (Section "
+                        "6.2): the token vector plus both position vectors from one table"),
     **_CHO_CODE)
 
+# -- the claims the course tests only at its own scale (no reproduction recipe; their departures tables and the
+# claims ledger compare against them): each is a setup above with what the claim changes ---------------------------
+SABBAGHI_A1 = replace(
+    SABBAGHI_A2, claim="sabbaghi-a1", paper="Sabbaghi et al. 2024, Section 3.1 (A1, Figure 2a), App. B",
+    statement="while APE can succeed in generalizing to in-distribution data, its performance degrades significantly "
+              "on longer length sequences",
+    encoding=paper("learned", "absolute position embedding (A1): a learned table, our 'learned'"),
+    test_up_to=paper(20, "'lengths varying from 6 to 20' (Figure 2a)"))
+SABBAGHI_A3 = replace(
+    SABBAGHI_A1, claim="sabbaghi-a3", paper="Sabbaghi et al. 2024, Section 3.1 (A3, Figure 2c), App. C.1",
+    statement="augmentation does not lead to generalization on the unseen positions",
+    augmentation=paper(True, "'shifting a pair of integers in the training data by adding the same number of zeros "
+                             "from the right' (A3)"))
+SABBAGHI_M1 = replace(
+    SABBAGHI_M2_K3, claim="sabbaghi-m1", paper="Sabbaghi et al. 2024, Section 3.2 (M1, M2; Figure 4), App. B",
+    statement="APE fails to generalize on the unseen positions, and RPE shows a decline in accuracy; UPE shows a "
+              "significant improvement over RPE in the single-digit multiplier scenario",
+    encoding=paper("upe", "Figure 4c (4a: APE, 4b: RPE)"),
+    frame_width=not_stated("the frame of the single-digit multiplier setting is not named"),
+    multiplier_digits=paper(1, "the single-digit multiplier scenario (M1)"),
+    train_set_size=paper(100_000, f"'100k number of samples for the addition and the single-digit multiplier "
+                                  f"settings' ({_APP_B})"),
+    test_up_to=not_stated("Figure 4's longest length is not stated in the text"),
+    n_layers=paper(6, f"'A model with the same specification [6 layers] was also employed for the single-digit "
+                      f"multiplier setting' ({_APP_B})"))
+SABBAGHI_M1_APE = replace(SABBAGHI_M1, claim="sabbaghi-m1-ape",
+                          paper="Sabbaghi et al. 2024, Section 3.2 (M1, Figure 4a)",
+                          encoding=paper("learned", "APE (Figure 4a): a learned table, our 'learned'"))
+SABBAGHI_M1_RPE = replace(SABBAGHI_M1, claim="sabbaghi-m1-rpe",
+                          paper="Sabbaghi et al. 2024, Section 3.2 (M1, Figure 4b)",
+                          encoding=paper("rpe", "RPE (Figure 4b)"))
+SABBAGHI_M3 = replace(
+    SABBAGHI_M2_K3, claim="sabbaghi-m3", paper="Sabbaghi et al. 2024, Section 3.2 (M3, Figures 5c and 5d)",
+    statement="the model utilizing APE fails similarly to the same attempt in the addition task. As for the model "
+              "with RPE, despite extensive training data, it still falls short of the performance of our UPE",
+    encoding=paper("rpe", "Figure 5d (5c: APE, our 'learned')"),
+    augmentation=paper(True, "'some zeros are added to the end of the multiplicand while keeping the multiplier "
+                             "unchanged' (M3)"))
+SABBAGHI_M3_APE = replace(SABBAGHI_M3, claim="sabbaghi-m3-ape",
+                          paper="Sabbaghi et al. 2024, Section 3.2 (M3, Figure 5c)",
+                          encoding=paper("learned", "APE with augmentation (Figure 5c): our 'learned'"))
+CHO_FIG3 = replace(
+    CHO_ADDITION, claim="cho-fig3", paper="Cho et al. 2024, Section 4.1 (Figure 3)",
+    statement="The generalizable length is 70 for the models trained on additions involving 1-10 digits",
+    trained_digits=paper(Span(1, 10), "the 1-10 digit model of Figure 3"))
+CHO_FIG4 = replace(
+    CHO_ADDITION, claim="cho-fig4", paper="Cho et al. 2024, Section 4.1 (Figure 4)",
+    statement="Overall, the performances are well extrapolated to test lengths (longer than trained lengths)",
+    n_layers=not_stated("Figure 4 trains several depths; Table 2, which lists them, is not in the course's copy"),
+    n_heads=not_stated("Table 2 (not in the course's copy)"))
+THESIS_AGENDA = PaperSetup(
+    claim="thesis-agenda", paper="the thesis (003), Sections 2.1.3, 3.1-3.4 and Chapter 4",
+    statement="strategies beyond position encodings (random spaces, a scratchpad, a curriculum, looping) as the "
+              "thesis surveys and proposes them",
+    task=paper("a+b"), format=not_stated("each strategy's source uses its own format"),
+    positions=not_stated("each strategy's source uses its own"), encoding=not_stated("each strategy's own"),
+    max_position=not_stated(), frame_width=implied(NONE, "a decoder's format has no frame"),
+    trained_digits=paper(Span(1, 17), "the thesis's experiments train on 1-17 (or 1-19) digits"),
+    multiplier_digits=paper(NONE), multiplier_exact=paper(NONE), sampler=not_stated(), train_set_size=not_stated(),
+    test_sampler=not_stated(), test_up_to=not_stated(), architecture=not_stated(), n_layers=not_stated(),
+    n_heads=not_stated(), d_model=not_stated(), d_ff=not_stated(), dropout=not_stated(), norm=not_stated(),
+    norm_placement=not_stated(), activation=not_stated(), lr=not_stated(), batch_size=not_stated(),
+    weight_decay=not_stated(), betas=not_stated(), steps=not_stated(), schedule=not_stated(),
+    grad_clip=not_stated(), precision=not_stated(), selection=not_stated(), select_n=not_stated(),
+    augmentation=not_stated(), channel_table=implied(NONE, "sums have one-dimensional positions"),
+    seeds=not_stated())
+
 #: ``{claim: setup}``
-PAPER_SETUPS: dict[str, PaperSetup] = {s.claim: s for s in (SABBAGHI_A2, SABBAGHI_M2_K3, CHO_ADDITION, CHO_NX2,
-                                                            CHO_MINESWEEPER)}
+PAPER_SETUPS: dict[str, PaperSetup] = {s.claim: s for s in (
+    SABBAGHI_A2, SABBAGHI_M2_K3, CHO_ADDITION, CHO_NX2, CHO_MINESWEEPER, SABBAGHI_A1, SABBAGHI_A3, SABBAGHI_M1,
+    SABBAGHI_M1_APE, SABBAGHI_M1_RPE, SABBAGHI_M3, SABBAGHI_M3_APE, CHO_FIG3, CHO_FIG4, THESIS_AGENDA)}
+#: the claims reproduced by a recipe of :data:`REPRODUCTIONS` (the others are tested only at the course's scale)
+REPRODUCED_CLAIMS = ("sabbaghi-a2", "sabbaghi-m2-k3", "cho-addition", "cho-nx2", "cho-minesweeper")
 
 #: ``{recipe id: claim}``: the recipes that reproduce a paper claim (tests/test_departures.py: every recipe tagged
 #: ``paper-scale`` or ``sabbaghi-a2`` is one of them)
@@ -504,7 +603,8 @@ REFERENCE_OF: dict[str, tuple[str, tuple[str, ...]]] = {
     "cho-addition": ("cho-plain-1to30", ()),
     "cho-nx2": ("cho-mul-nx2-1to40", ("model.encoding=\"learned\"", "model.relative_bias=false",
                                       "model.relative_bias_uniform=false")),
-    "cho-minesweeper": ("cho-minesweeper-5to9", ("model.encoding=\"learned\"", "model.relative_bias=false")),
+    "cho-minesweeper": ("cho-minesweeper-5to9", ("model.encoding=\"learned\"", "model.relative_bias=false",
+                                                  "model.shared_channel_table=true")),
 }
 
 _WINDOW = "the aligned attention window (notebook 03's structural fix), on top of the paper's recipe"
@@ -514,8 +614,7 @@ _M3_RECIPE = "the course's best CPU recipe for M2 (notebook 04)"
 EXTRA_DEPARTURES: dict[str, dict[str, str]] = {
     "a2-window": {"model.attention_window": _WINDOW + ": keys within 2 IDs of the query's centres",
                   "model.window_offsets": _WINDOW + ": centres +-(l + 1), the query's column in both operands"},
-    "cho-addition-1to30": {"model.relative_bias": "our flagship's coupled relative bias (clip 8)",
-                           "task.pack": "our flagship's 4 problems packed per sequence"},
+    "cho-addition-1to30": {"model.relative_bias": "our flagship's coupled relative bias (clip 8)"},
     "sabbaghi-upe-m3-9l": {
         "model.attention_window": _M3_RECIPE + ": an attention window of 3 IDs",
         "task.curriculum": _M3_RECIPE + ": the multiplier curriculum (1, 2, then 3 digits)",
@@ -705,10 +804,13 @@ def to_markdown(rows: Sequence[Mapping[str, Any]], columns: Iterable[str] | None
 
 
 __all__ = [
-    "BEST_ON_LONGER", "CHO_ADDITION", "CHO_MINESWEEPER", "CHO_NX2", "COLUMNS", "COMPARED", "COMPARED_PATHS",
+    "BEST_ON_LONGER", "CHO_ADDITION", "CHO_FIG3", "CHO_FIG4", "CHO_MINESWEEPER", "CHO_NX2", "COLUMNS", "COMPARED",
+    "COMPARED_PATHS",
     "Checkpoint", "Compared", "Departure", "EXTRA_DEPARTURES", "IMPLEMENTATION_FIELDS", "INERT_UNLESS", "NONE",
-    "NOT_SETUP_FIELDS", "OneOf", "PAPER_SETUPS", "PaperSetup", "Positions", "REFERENCE_OF", "REPRODUCTIONS",
-    "SABBAGHI_A2", "SABBAGHI_M2_K3", "SOURCES", "Schedule", "Span", "Stated", "code", "config_differences",
+    "NOT_SETUP_FIELDS", "OneOf", "PAPER_SETUPS", "PaperSetup", "Positions", "REFERENCE_OF", "REPRODUCED_CLAIMS",
+    "REPRODUCTIONS", "SABBAGHI_A1", "SABBAGHI_A2", "SABBAGHI_A3", "SABBAGHI_M1", "SABBAGHI_M1_APE", "SABBAGHI_M1_RPE",
+    "SABBAGHI_M2_K3", "SABBAGHI_M3", "SABBAGHI_M3_APE",
+    "THESIS_AGENDA", "SOURCES", "Schedule", "Span", "Stated", "code", "config_differences",
     "config_fields", "departures", "departures_table", "implied", "labelled_departures", "matches", "not_stated",
     "paper", "read_path", "reference_additions", "reference_recipe", "setup_of", "stale_labels", "to_markdown",
     "unlabelled_departures",

@@ -78,3 +78,11 @@ def test_every_rung_has_a_label_in_order():
     labels = list(s.RUNG_LABELS.values())
     assert labels[0].startswith("1. ") and labels[-1].startswith("7. ") and len(labels) == len(A2_IDS)
     assert s.WINDOWED == labels[-1]
+
+
+def test_window_cost_check_names_a_window_that_costs_nothing():
+    costly = {"seed 0, 20 digits": {"cascade <= 2": 0.95, "cascade > 2": 0.25}}
+    s.check_window_cost(costly)
+    with pytest.raises(ClaimFailed, match=r"seed 0, 20 digits: the windowed model should get .* got 80\.0% against "
+                                          r"95\.0%\. Then the window costs"):
+        s.check_window_cost({"seed 0, 20 digits": {"cascade <= 2": 0.95, "cascade > 2": 0.8}})

@@ -128,8 +128,9 @@ def falling(low: float, high: float) -> dict[int, SimpleNamespace]:
 
 def test_check_cascade_vs_run():
     rows = training.check_cascade_vs_run(falling(0.9, 0.3), falling(0.8, 0.6), length=20, n=200)
-    assert rows[0].ours == "EM 0.90 at cascade 1-3 → 0.30 at 8-10" and rows[0].how.endswith("20-digit sums, 200 per level")
-    assert rows[1].ours == "EM 0.80 at run 1-3 → 0.60 at 8-10"
+    assert rows[0].ours == "one seed: EM 0.90 at cascade 1-3 → 0.30 at 8-10"      # issue 47: one seed says so
+    assert rows[0].how.endswith("20-digit sums, 200 per level") and "seed 0" in rows[0].how
+    assert rows[1].ours == "one seed: EM 0.80 at run 1-3 → 0.60 at 8-10"
     with pytest.raises(ClaimFailed, match=r"fall by more than 0\.2 from cascades 1-3 to cascades 8-10 \(C2\); got "
                                           r"0\.900 → 0\.800\. Then the cascade length"):
         training.check_cascade_vs_run(falling(0.9, 0.8), falling(0.9, 0.9), 20, 200)

@@ -471,6 +471,8 @@ def loop_board(**changes):
     board = planted_board(LOOP_METHODS, **{**defaults, **changes})
     for m in board["methods"].values():
         m["lengths"][looping.PER_DIGIT_LENGTH] = {"median": 0.42, "min": 0.4, "max": 0.45}
+        m["lengths"][8] = {"median": 0.2, "min": 0.1, "max": 0.3}
+    board["methods"]["nb08-abacus-eq"]["lengths"][8] = {"median": 0.38, "min": 0.3, "max": 0.5}   # 2 layers lead at 8
     return board
 
 
@@ -520,6 +522,16 @@ def test_looping_check_passes_and_names_each_failure():
         looping.check(board, _loop_live(rest=0.6))
     with pytest.raises(ClaimFailed, match=r"should write the units digit at 5 digits \(>= 95%\); got 40\.0%"):
         looping.check(board, _loop_live(fixed=0.4))
+    ahead8 = loop_board()
+    ahead8["methods"]["nb08-abacus-eq-looped"]["lengths"][8] = {"median": 0.6, "min": 0.5, "max": 0.7}
+    with pytest.raises(ClaimFailed, match=r"at 8 digits the 2-layer model should lead .*got 2 layers 38\.0% against "
+                                          r"looped 60\.0%"):
+        looping.check(ahead8, _loop_live())
+    apart10 = loop_board()
+    apart10["methods"]["nb08-abacus-eq-looped"]["lengths"][looping.PER_DIGIT_LENGTH] = {"median": 0.9, "min": 0.8,
+                                                                                        "max": 0.95}
+    with pytest.raises(ClaimFailed, match=r"ranges of the looped and the 2-layer models should overlap"):
+        looping.check(apart10, _loop_live())
     close = loop_board(**{"abacus-eq": {"curve": (1.0, 1.0, 0.98, 0.7)}})
     with pytest.raises(ClaimFailed, match=r"beat the 2-layer one with the same IDs by at least 20 points.*got 80\.0% "
                                           r"against 70\.0%"):

@@ -9,9 +9,11 @@ from ..notebook import pct
 
 def check_sum(answer: int, expected: int) -> None:
     """The model's sum of two long numbers is exactly Python's: every digit, the final carry included."""
-    if answer == expected:
-        return
     want = str(expected)
+    if answer == expected:
+        claim(True, f"the model's {len(want)}-digit sum should be exactly right (the answer Python gives)",
+              f"all {len(want)} digits right")
+        return
     if isinstance(answer, int):
         got = str(answer)
         wrong = [k for k in range(max(len(got), len(want))) if (got[::-1][k:k + 1] or "0") != (want[::-1][k:k + 1] or "0")]

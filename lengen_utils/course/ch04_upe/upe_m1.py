@@ -90,8 +90,8 @@ def decline_row(model: Transformer, task: Task, length: int, n: int) -> dict[str
 
 def check_decline(row: Mapping[str, float]) -> None:
     """Even the copies fail: the errors are not carries."""
-    claim(row["EM, × 1 (a copy)"] <= 0.9, "UPE past its reach should fail even on `× 1` (a copy, no carry) in > 10% "
-          "of the problems", pct(row["EM, × 1 (a copy)"]), "If copies survive, the errors are carries.")
+    claim(row["EM, × 1 (a copy)"] <= 0.9, "UPE past its reach (one seed) should fail even on `× 1` (a copy, no carry) "
+          "in > 10% of the problems", pct(row["EM, × 1 (a copy)"]), "If copies survive, the errors are carries.")
 
 
 def error_sites(model: Transformer, task: Task, lengths: tuple[int, ...], n: int = 200) -> dict[int, dict[int, float]]:
@@ -116,8 +116,8 @@ def check_error_sites(sites: Mapping[int, Mapping[int, float]], trained: int) ->
     claim(inside >= 0.95, f"every answer digit should be right at the trained length ({trained} digits)", pct(inside))
     units_trained, units_long = sites[trained][0], sites[longest][0]
     others = float(np.mean([v for s, v in sites[longest].items() if s]))
-    claim(units_long <= min(units_trained - 0.05, others + 0.1), f"at {longest} digits the units digit (a_0 b mod 10, "
-          "no carry in) should lose accuracy and fail about as often as the others", f"{pct(units_long)} (others "
+    claim(units_long <= min(units_trained - 0.05, others + 0.1), f"on one seed, at {longest} digits the units digit "
+          "(a_0 b mod 10, no carry in) should lose accuracy and fail about as often as the others", f"{pct(units_long)} (others "
           f"{pct(others)} on average, {pct(units_trained)} at {trained} digits)", "Else the errors are carries.")
 
 
@@ -125,8 +125,8 @@ def check_error_sites(sites: Mapping[int, Mapping[int, float]], trained: int) ->
 UPE_WINDOW, UPE_PLAIN, RPE_WINDOW = "nb04-upe-m1-f20-w2", "nb04-upe-m1-f20", "nb04-rpe-m1-f20-w2"
 UPE_PAPER = "nb04-upe-m1-f20-paper"       # UPE without the window under the paper's protocol
 LABELS = {UPE_WINDOW: "UPE + window", UPE_PLAIN: "UPE (Sabbaghi)", RPE_WINDOW: "RPE + window"}
-PROTOCOL_LABELS = {UPE_PAPER: "UPE, the paper's protocol: selected checkpoint",
-                   f"{UPE_PAPER} (final)": "UPE, the paper's protocol: final checkpoint",
+PROTOCOL_LABELS = {UPE_PAPER: "UPE, the paper's protocol (our lr 3e-3, no weight decay): selected checkpoint",
+                   f"{UPE_PAPER} (final)": "UPE, the paper's protocol (our lr 3e-3, no weight decay): final checkpoint",
                    UPE_PLAIN: "UPE, the course's recipe", UPE_WINDOW: "UPE + window"}
 
 

@@ -321,17 +321,28 @@ def m2_column_rows(recipe: str = M2_RUNS["schedule to its end, 256 per step"]) -
     return rows
 
 
+def m2_seed_retentions(recipe: str) -> list[float]:
+    """Each GPU seed's share of its 5-digit accuracy kept at 16 digits."""
+    return [retention(_em(rec), 16) for rec in m2_records(recipe).values()]
+
+
 def check_m2_target() -> None:
-    """GPU records: 256 per step reaches :data:`M2_TARGET`, 128 does not; no answer column breaks with length."""
+    """GPU records: 256 per step reaches the course's :data:`M2_TARGET` (the paper's is about 90%); the seeds of 128
+    and 256 per step overlap; no answer column breaks with length."""
     big, annealed = M2_RUNS["schedule to its end, 256 per step"], M2_RUNS["schedule to its end, 128 per step"]
     ours, short = m2_row(big), m2_row(annealed)["kept at 16"][0]
     at5, kept = ours["5 dig"][0], ours["kept at 16"][0]
     claim(at5 >= 0.95, f"{big} should master 5 digits (median >= 95%)", pct(at5),
           "Then the in-distribution accuracy that sets the retention is not there: re-read the records.")
+    reach = sum(r >= 0.90 for r in m2_seed_retentions(big))
     claim(kept >= M2_TARGET, f"{big} should keep >= {M2_TARGET:.0%} of its 5-digit accuracy at 16 digits (median)",
-          pct(kept), "The text says the target is met with 256 problems per step.")
-    claim(short < M2_TARGET, f"{annealed} should fall short of {M2_TARGET:.0%} (median)", pct(short),
-          "If it does not, the text under-reports it.")
+          pct(kept), "The text names this as the course's target, lower than the paper's.",
+          target=f"the course's target; the paper's is about 90%, which {reach} of {ours['seeds']} seeds reach")
+    (lo128, hi128), (lo256, hi256) = m2_row(annealed)["kept at 16"][1:], ours["kept at 16"][1:]
+    claim(lo256 <= hi128 and lo128 <= hi256, f"the seeds' ranges of {annealed} and {big} should overlap, so the "
+          "course claims no difference between 128 and 256 problems per step", f"{pct(lo128)}-{pct(hi128)} "
+          f"against {pct(lo256)}-{pct(hi256)} (medians {pct(short)} and {pct(kept)})",
+          "If they separate, the batch makes a difference: the text may say so.")
     for recipe in (annealed, big):
         for name, rec in m2_records(recipe).items():
             worst = {k: min(rec["metrics"]["per_digit"][str(k)].values()) for k in (5, 16)}

@@ -37,7 +37,7 @@ def claim_rows(band1: Bands, live3: Mapping[str, Mapping[int, float]], band5: Ba
         "UPE + window at 3x (not in the paper)": ("–", _at(window, headline)),
         "M2: UPE, 3-digit multiplier (CPU)": (fig5b, f"best of the search {100 * best_run(live3, 5)[0]:.1f}% at 5 "
                                               "digits, not mastered" if live3 else "not built"),
-        "M2 at the paper's depth (GPU, × hidden, 256 per step)": (
+        "M2 at the paper's depth (GPU, 256 per step; × hidden among other departures, the ledger's table)": (
             fig5b, f"{100 * gpu['kept at 16'][0]:.1f}% kept at 16 digits, {100 * gpu['5 dig'][0]:.1f}% at 5 "
                    f"({gpu['seeds']} seeds)"),
         "M3: augmented APE vs UPE": ("below UPE (Figure 5c)", _at(band5[APE], 15) + f"; UPE {100 * u[15][0]:.1f}%"),

@@ -14,7 +14,9 @@ from pathlib import Path
 
 COURSE = Path(__file__).resolve().parents[1] / "lengen_utils" / "course"
 NOT_COUNTED = {"recipes.py", "exercises.py", "solutions.py", "__init__.py"}
-CODE_LINE_BUDGET = 2000
+#: issue 36 set 2,000 for chapters 00-08 and common/; notebook 09 (issue 49) adds its three claim checks (36 lines;
+#: its measures live in analysis.nxm_measures and lab.nxm_grid, its widget and figures in course/widgets and plots)
+CODE_LINE_BUDGET = 2040
 TEXT_FUNCTION_BUDGET = 20
 KINDS = ("code", "blank", "docstring", "import", "comment")
 #: calls that put prose on the page; a function that makes one, or whose name says it returns text, renders text

@@ -1,5 +1,7 @@
-"""Measures of an N x M multiplication model (notebook 09): exact match over a grid of operand lengths, and where
-the errors sit in the fused-row scratchpad (by row and column).
+"""Measures of N x M multiplication (notebook 09): of the task (how many tokens a product writes, the per-token error
+budget of an exact match, the products one answer digit sums without a scratchpad, the ID offsets of each lookup of a
+row digit), and of a model (exact match over a grid of operand lengths, and where the errors sit in the fused-row
+scratchpad, by row and column).
 
 Every score is teacher-forced: the model reads the true scratchpad and each position's argmax is compared with the
 next token. An exact match needs every supervised token right, which is the same event as greedy decoding writing
@@ -15,9 +17,54 @@ import numpy as np
 from ..core.constants import EVAL_SEED, IGNORE_INDEX
 from ..core.evaluate.lengths import eval_batches, teacher_forced_predictions
 from ..core.model import Transformer
+from ..core.nxm import encode_nxm
 from ..core.nxm.positions import row_ids
 from ..core.nxm.task import NxMTask
 from ..core.problems import Problem
+
+
+def supervised_tokens(n_digits: int, m_digits: int) -> int:
+    """Tokens the model writes for an ``n_digits x m_digits`` product (rows 0..M, separators, the closing ``$``)."""
+    example = encode_nxm(Problem(10 ** (n_digits - 1), 10 ** (m_digits - 1), "*"))
+    return len(example.supervised)
+
+
+def error_budget(n_digits: int, m_digits: int, exact_match: float = 0.95) -> float:
+    """The per-token error rate at which independent errors leave ``exact_match`` of the products whole."""
+    return 1 - exact_match ** (1 / supervised_tokens(n_digits, m_digits))
+
+
+def products_per_digit(n_digits: int, m_digits: int) -> list[int]:
+    """Without a scratchpad: the number of digit products ``a_i b_j`` (``i + j = s``) that answer digit ``s`` sums."""
+    return [sum(1 for i in range(n_digits) if 0 <= s - i < m_digits) for s in range(n_digits + m_digits - 1)]
+
+
+def lookup_offsets(n_digits: int, m_digits: int) -> dict[str, set[tuple[int, int, int]]]:
+    """For every token that writes a digit of rows 1..M, the offset (row, column, level) from its IDs to the IDs of
+    each token the digit needs: the row above (same column and one to the right of the digit written), the
+    multiplicand's digits (same column and the next), the row's multiplier digit. Returns the set of offsets seen per
+    lookup, over the whole product ``(10**N - 1) x (10**M - 1)``; a row-offset to the multiplicand is ``-k`` and to
+    the multiplier digit the column offset is ``-t``, so those two are reported clipped at 3, as the model's
+    relative bias sees them."""
+    example = encode_nxm(Problem(10 ** n_digits - 1, 10 ** m_digits - 1, "*"))
+    ids = row_ids(example)
+    where = {(role, ident) for role, ident in zip(example.roles, ids)}
+    seen: dict[str, set[tuple[int, int, int]]] = {"row above, next column": set(), "row above, two columns on": set(),
+                                                   "multiplicand, same column": set(), "multiplicand, next column": set(),
+                                                   "the row's multiplier digit": set()}
+    clip = lambda d: max(-3, min(3, d))  # noqa: E731
+    for i in example.supervised[:-1]:
+        row, col, level = ids[i]
+        if level != 2 or row == 0 or example.roles[i + 1] != "answer":
+            continue
+        wanted = {"row above, next column": ("answer", (row - 1, col + 1, 2)),
+                  "row above, two columns on": ("answer", (row - 1, col + 2, 2)),
+                  "multiplicand, same column": ("a", (0, col, 0)), "multiplicand, next column": ("a", (0, col + 1, 0)),
+                  "the row's multiplier digit": ("b", (row, 0, 1))}
+        for name, (role, target) in wanted.items():
+            if (role, target) in where:
+                seen[name].add((clip(target[0] - row), clip(target[1] - col), target[2] - level))
+    return seen
 
 
 @dataclass(frozen=True)
@@ -82,4 +129,12 @@ def error_map(model: Transformer, task: NxMTask, problems: list[Problem], batch_
         return np.where(seen > 0, wrong_sum / np.maximum(seen, 1), np.nan)
 
 
-__all__ = ["CellResult", "evaluate_cell", "evaluate_grid", "error_map"]
+def evaluate_cells(models: dict, cells: Iterable[tuple[int, int]], count: int,
+                   seed: int = EVAL_SEED) -> dict[tuple[int, int], list[float]]:
+    """``{(N, M): [exact match of each model]}`` for ``models`` (``{seed: (model, task)}``) on every cell."""
+    return {(a, b): [evaluate_cell(model, task, a, b, count, seed).exact_match for model, task in models.values()]
+            for a, b in cells}
+
+
+__all__ = ["CellResult", "error_budget", "error_map", "evaluate_cell", "evaluate_cells", "evaluate_grid",
+           "lookup_offsets", "products_per_digit", "supervised_tokens"]

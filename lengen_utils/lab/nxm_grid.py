@@ -22,12 +22,14 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from ..analysis.nxm_measures import evaluate_cell
 from ..core.config_checks import ConfigError
 from ..core.device import set_cpu_threads
 from ..core.tasks import Task
 from .cli import INTERRUPTED, USAGE_ERROR, OneLineParser, UsageError, fail, int_list, positive_int
-from .zoo import ZooError, entry, load, manifest_record, recipe_entries
+from .zoo import REPO_ROOT, ZooError, entry, load, manifest_record, recipe_entries
 
 PROG = "python -m lengen_utils.lab.bench nxm-grid"
 RECIPE = "nb09-fused"
@@ -36,6 +38,9 @@ STRETCH = 30
 N_PER_CELL = 200
 TARGET_GRID, TARGET_STRETCH = 0.95, 0.90
 TARGET_MINUTES, TARGET_THREADS, TARGET_LAYERS, TARGET_PARAMETERS = 60.0, 2, 6, 1_000_000
+#: where the course keeps the record that notebook 09 reads
+RECORD = REPO_ROOT / "docs" / "logs" / "nxm-grid.json"
+BENCH = "python -m lengen_utils.lab.bench nxm-grid --out docs/logs/nxm-grid.json"
 
 
 def grid_result(recipe: str = RECIPE, lengths=GRID, stretch: int | None = STRETCH, n: int = N_PER_CELL,
@@ -94,6 +99,38 @@ def summarize(runs: list[dict], lengths, stretch: int | None) -> dict:
             "targets": targets}
 
 
+def read_record(path: Path = RECORD) -> dict:
+    """The benchmark's recorded grid; refused when it is missing or when a seed's model is not the one built now."""
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"no recorded grid at {path}; record it with {BENCH}")
+    result = json.loads(Path(path).read_text())
+    for run in result["seeds"]:
+        built = manifest_record(run["entry"])["sha256"]
+        if run.get("sha256") != built:
+            raise ValueError(f"the recorded grid tested another build of {run['entry']} (sha256 "
+                             f"{str(run.get('sha256'))[:12]}..., built now {built[:12]}...); record it again with {BENCH}")
+    return result
+
+
+def median_matrix(result: dict, key: str = "median_em") -> np.ndarray:
+    """``[N, M]`` medians over seeds of the recorded grid (rows: the multiplicand's digits)."""
+    lengths = result["lengths"]
+    return np.array([[result["summary"][key][f"{a}x{b}"] for b in lengths] for a in lengths])
+
+
+def reach_rows(result: dict) -> dict[str, dict[str, object]]:
+    """The target cells: 2x and 3x the trained length in both operands, with median and worst seed."""
+    top, summary = result["trained"][1], result["summary"]
+    rows = {}
+    for factor, target in ((2, TARGET_GRID), (3, TARGET_STRETCH)):
+        key = f"{factor * top}x{factor * top}"
+        if key in summary["median_em"]:
+            rows[f"{key} ({factor}x in both)"] = {
+                "median": summary["median_em"][key], "worst seed": summary["worst_em"][key],
+                "median token accuracy": summary["median_token_accuracy"][key], "target": target}
+    return rows
+
+
 def format_grid(result: dict) -> str:
     """The grid of medians (rows: N, the multiplicand's digits; columns: M), then the seeds and the targets."""
     summary, lengths = result["summary"], result["lengths"]
@@ -149,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["PROG", "RECIPE", "format_grid", "grid_result", "main", "summarize"]
+__all__ = ["BENCH", "PROG", "RECIPE", "RECORD", "format_grid", "grid_result", "main", "median_matrix", "reach_rows",
+           "read_record", "summarize"]
 
 if __name__ == "__main__":
     sys.exit(main())

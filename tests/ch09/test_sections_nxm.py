@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from lengen_utils.course.ch09_nxm import grid
-from lengen_utils.course.ch09_nxm.explorer import GridExplorer, scratchpad_html
-from lengen_utils.course.ch09_nxm.plots import error_map_heatmap, grid_heatmap
+from lengen_utils.lab import nxm_grid
+from lengen_utils.course.widgets.nxm_explorer import GridExplorer, scratchpad_html
+from lengen_utils.course.plots.nxm import error_map_heatmap, grid_heatmap
 from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.core.model import ModelConfig, Transformer
 from lengen_utils.core.tasks import Task, TaskConfig
@@ -46,15 +47,15 @@ def test_a_record_of_other_builds_is_refused(tmp_path):
     path = tmp_path / "grid.json"
     path.write_text(json.dumps(record))
     with pytest.raises((ValueError, KeyError)):
-        grid.recorded_grid(path)
+        nxm_grid.read_record(path)
     with pytest.raises(FileNotFoundError, match="nxm-grid"):
-        grid.recorded_grid(tmp_path / "missing.json")
+        nxm_grid.read_record(tmp_path / "missing.json")
 
 
 def test_median_matrix_and_reach_rows():
     record = planted(0.97)
-    assert grid.median_matrix(record).shape == (3, 3)
-    rows = grid.reach_rows(record)
+    assert nxm_grid.median_matrix(record).shape == (3, 3)
+    rows = nxm_grid.reach_rows(record)
     assert list(rows) == ["20x20 (2x in both)"] and rows["20x20 (2x in both)"]["median"] == 0.97
 
 
@@ -94,7 +95,7 @@ def test_scratchpad_html_marks_every_supervised_token(tiny):
 
 
 def test_error_budget_and_products_per_digit():
-    from lengen_utils.course.ch09_nxm import scratchpad as S
+    from lengen_utils.analysis import nxm_measures as S
     assert S.supervised_tokens(2, 2) == len("000+ddd+ddd$")          # rows of N + 1 digits, separators, the '$'
     assert abs((1 - S.error_budget(20, 20)) ** S.supervised_tokens(20, 20) - 0.95) < 1e-9
     assert S.products_per_digit(3, 2) == [1, 2, 2, 1] and max(S.products_per_digit(20, 20)) == 20
@@ -103,9 +104,10 @@ def test_error_budget_and_products_per_digit():
 def test_offsets_are_fixed_across_sizes_and_a_shift_would_be_caught(monkeypatch):
     from lengen_utils.course.ch09_nxm import scratchpad as S
     assert S.check_fixed_offsets([(3, 3), (25, 25)])
-    offsets = S.lookup_offsets(6, 4)
+    from lengen_utils.analysis.nxm_measures import lookup_offsets
+    offsets = lookup_offsets(6, 4)
     assert offsets["row above, two columns on"] == {(-1, 2, 0)} and offsets["multiplicand, next column"]
     real = S.lookup_offsets
     monkeypatch.setattr(S, "lookup_offsets", lambda n, m: {**real(n, m), "row above, next column": {(-1, n, 0)}})
-    with pytest.raises(ClaimFailed, match="new offsets"):
+    with pytest.raises(ClaimFailed, match="new ones"):
         S.check_fixed_offsets([(3, 3), (25, 25)])

@@ -9,7 +9,8 @@ never runs a model: the arrays come from :mod:`lengen_utils.analysis.interpret` 
 * :mod:`.heatmaps` -- per-digit accuracy, relative vectors, Gram matrices, 2-D relative biases;
 * :mod:`.attention` -- attention weights: one example, models side by side, by relative offset;
 * :mod:`.positional_maps` -- learned p_d and c_r of RPE and UPE models side by side (Sabbaghi Figures 11, 12);
-* :mod:`.uniform_pairs` -- which vector (p_d or c_r) each query-key pair uses under UPE (eq. 3.3).
+* :mod:`.uniform_pairs` -- which vector (p_d or c_r) each query-key pair uses under UPE (eq. 3.3);
+* :mod:`.nxm` -- N x M multiplication: exact match over the (N, M) grid, errors by scratchpad row and column.
 
 ``attention_maps`` and ``relative_vectors`` (they run a model) live in :mod:`lengen_utils.analysis.interpret`;
 they are re-exported here only so that notebooks written before the split keep working.

@@ -1,4 +1,4 @@
-"""Notebook 09's widget: pick N and M, see the cached seeds multiply N-digit by M-digit numbers.
+"""Notebook 09's widget (the N x M explorer): pick N and M, see the cached seeds multiply N-digit by M-digit numbers.
 
 Two sliders (N, the multiplicand's digits; M, the multiplier's) up to the models' ID table; for the chosen cell it
 shows the recorded median exact match (when the benchmark tested that cell), the live exact match of each seed on a
@@ -15,7 +15,7 @@ from ...core.config_checks import int_refusal
 from ...core.evaluate import greedy_predictions
 from ...core.evaluate.lengths import eval_batches
 from ...core.vocab import ids_to_tokens
-from ..widgets.common import _tip, _widgets, error_html, on_screen
+from .common import _tip, _widgets, error_html, on_screen
 
 #: the largest operand the sliders offer (the grid's stretch cell); past it a cell costs seconds per product
 SLIDER_MAX = 30

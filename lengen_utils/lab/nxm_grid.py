@@ -27,7 +27,6 @@ import numpy as np
 from ..analysis.nxm_measures import evaluate_cell
 from ..core.config_checks import ConfigError
 from ..core.device import set_cpu_threads
-from ..core.tasks import Task
 from .cli import INTERRUPTED, USAGE_ERROR, OneLineParser, UsageError, fail, int_list, positive_int
 from .zoo import REPO_ROOT, ZooError, entry, load, manifest_record, recipe_entries
 
@@ -54,7 +53,7 @@ def grid_result(recipe: str = RECIPE, lengths=GRID, stretch: int | None = STRETC
     cells = [(a, b) for a in lengths for b in lengths] + ([(stretch, stretch)] if stretch else [])
     runs = []
     for seed, name in seeds.items():
-        model, task = load(name), Task(entry(name).task)
+        model, task = load(name)
         too_long = [c for c in cells if max(c) > task.longest_operand()]
         if too_long:
             raise UsageError(f"cells {too_long[:3]} are past {name}'s IDs (at most {task.longest_operand()} digits)")

@@ -9,7 +9,7 @@ the paper's own recipe and ours get separate verdicts.
 """
 from __future__ import annotations
 
-from .model import CHO, SABBAGHI, THESIS, Claim, Measure, PaperNumber, Target
+from .model import CHO, CHO_NXM, SABBAGHI, THESIS, Claim, Measure, PaperNumber, Target
 
 # -- Sabbaghi et al. 2024 --------------------------------------------------------------------------------------------
 _A2 = ("RPE allows the Transformer to achieve length generalization from adding two numbers with up to 5-digit to "
@@ -238,6 +238,37 @@ THESIS_CLAIMS = (
           setup="thesis-agenda"),
 )
 
-CLAIMS: tuple[Claim, ...] = SABBAGHI_CLAIMS + CHO_CLAIMS + THESIS_CLAIMS
+#: Cho, Cha, Bhojanapalli and Yun 2024 (arXiv 2410.15787), N x M multiplication with a scratchpad (notebook 09): the
+#: abstract gives "approximately 2-3x" and no per-cell number; read with Cho et al.'s own generalizable-length
+#: threshold (95%, "Position coupling", Section 4) at twice the trained length in both operands
+_NXM = CHO_NXM
+_NXM_NUMBER = PaperNumber(">=", 0.95, "approximately 2-3x length generalization in both operand lengths", stated=False,
+                          reading="at least 95% exact match (Cho et al.'s generalizable-length threshold) at 20 x 20, "
+                                  "twice the trained 10 in both operands")
+_NXM_DEPARTURES = (
+    "our scratchpad: fused rows (each row the row above without its last digit, plus A b_k), not the paper's partial "
+    "products then running sums",
+    "our IDs: (row, column, level) read by a relative bias over clipped ID differences, no position table, scalable "
+    "softmax; not the paper's three channels in learned tables",
+    "2 layers, 8 heads, d 64, about 115k parameters (paper: 6 layers, 8 heads, d 1024, about 63M)",
+    "5,000 steps of 64 fresh products, lr 3e-3 (paper: 50,000 steps of 250 from 500k fixed samples, lr 5e-5)",
+    "final checkpoint, exact match of the whole scratchpad (paper: the checkpoint of lowest loss on 11-20 x 11-20)",
+)
+NXM_CLAIMS = (
+    Claim("cho-nxm/fused", _NXM, "abstract", "Transformers trained on N, M <= 10 length-generalize to about 2-3x in "
+          "both operand lengths (multiplication with a scratchpad)", _NXM_NUMBER, "09",
+          Measure("nb09-fused", length=20), labelled=_NXM_DEPARTURES),
+    Claim("cho-nxm/window", _NXM, "abstract", "Transformers trained on N, M <= 10 length-generalize to about 2-3x in "
+          "both operand lengths (multiplication with a scratchpad)", _NXM_NUMBER, "09",
+          Measure("nb09-window", length=20),
+          labelled=_NXM_DEPARTURES + ("a row window: a row digit sees its own row, the row above and the operands",)),
+    Claim("cho-nxm/window-3x", _NXM, "abstract", "... to about 2-3x in both operand lengths: the upper end, 3x",
+          PaperNumber(">=", 0.95, "approximately 2-3x length generalization", stated=False,
+                      reading="at least 95% exact match at 30 x 30, three times the trained 10 in both operands"),
+          "09", Measure("nb09-window", length=30),
+          labelled=_NXM_DEPARTURES + ("a row window: a row digit sees its own row, the row above and the operands",)),
+)
 
-__all__ = ["CHO_CLAIMS", "CLAIMS", "SABBAGHI_CLAIMS", "THESIS_CLAIMS"]
+CLAIMS: tuple[Claim, ...] = SABBAGHI_CLAIMS + CHO_CLAIMS + THESIS_CLAIMS + NXM_CLAIMS
+
+__all__ = ["CHO_CLAIMS", "CLAIMS", "NXM_CLAIMS", "SABBAGHI_CLAIMS", "THESIS_CLAIMS"]

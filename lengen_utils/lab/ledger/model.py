@@ -29,6 +29,8 @@ from ..zoo import catalog, get_recipe, read_manifest
 from ..zoo.records import read_records
 
 SABBAGHI, CHO, THESIS = "Sabbaghi et al. 2024", "Cho et al. 2024", "the thesis's survey"
+#: the N x M paper of notebook 09 (arXiv 2410.15787), beyond the course's three documents
+CHO_NXM = "Cho, Cha, Bhojanapalli and Yun 2024"
 #: the four verdict classes (issue 47)
 PAPER_RECIPE = "reproduced with the paper's recipe"
 DEPARTURES = "reproduced only with labelled departures"

@@ -126,7 +126,7 @@ def reach_rows(result: dict) -> dict[str, dict[str, object]]:
         if key in summary["median_em"]:
             rows[f"{key} ({factor}x in both)"] = {
                 "median": summary["median_em"][key], "worst seed": summary["worst_em"][key],
-                "median token accuracy": summary["median_token_accuracy"][key], "target": target}
+                "median token accuracy": f"{100 * summary['median_token_accuracy'][key]:.3f}%", "target": target}
     return rows
 
 

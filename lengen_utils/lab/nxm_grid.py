@@ -31,7 +31,7 @@ from .cli import INTERRUPTED, USAGE_ERROR, OneLineParser, UsageError, fail, int_
 from .zoo import REPO_ROOT, ZooError, entry, load, manifest_record, recipe_entries
 
 PROG = "python -m lengen_utils.lab.bench nxm-grid"
-RECIPE = "nb09-fused"
+RECIPE = "nb09-window"
 GRID = tuple(range(1, 21))           # every cell up to 20 x 20
 STRETCH = 30
 N_PER_CELL = 200
@@ -48,8 +48,9 @@ def grid_result(recipe: str = RECIPE, lengths=GRID, stretch: int | None = STRETC
     medians, the worst seed and the targets (see the module docstring)."""
     seeds = recipe_entries(recipe, built_only=True)
     if not seeds:
-        raise UsageError(f"no seed of {recipe!r} is built; build them with python -m lengen_utils.lab.zoo train "
-                         f"{recipe}-s0 (and the other seeds)")
+        every = " ".join(recipe_entries(recipe).values())
+        raise UsageError(f"no seed of {recipe!r} is built; build them with python -m lengen_utils.lab.zoo train {every}"
+                         if every else f"no recipe {recipe!r} has seeds in the catalog (notebook 09's: {RECIPE})")
     cells = [(a, b) for a in lengths for b in lengths] + ([(stretch, stretch)] if stretch else [])
     runs = []
     for seed, name in seeds.items():

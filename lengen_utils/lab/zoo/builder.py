@@ -127,13 +127,14 @@ def check_buildable(name: str, assets: Path | None = None, device: str | None = 
 
 
 def build(name: str, progress: bool = True, assets: Path | None = None, device: str | None = None,
-          max_seconds: float | None = None) -> dict:
+          max_seconds: float | None = None, replace: bool = True) -> dict:
     """Train, evaluate, save and record one entry; returns its manifest record. ``device`` (cpu or cuda)
     defaults to :func:`build_device`'s choice; a GPU build records the GPU's name beside its seconds.
     ``max_seconds`` bounds the training (a lent GPU's call): a run cut short records the step it reached.
 
     The asset and the manifest are replaced together or not at all (an interrupted or failed build
-    leaves both as they were)."""
+    leaves both as they were). ``replace=False`` (``zoo train`` without ``--replace``) refuses, when it commits, an
+    intact entry of another build, such as one that a concurrent ``zoo train`` or ``zoo import`` stored meanwhile."""
     e = check_buildable(name, assets, device)
     name = e.name                             # an alias builds its entry
     on = build_device(e, device)
@@ -168,7 +169,7 @@ def build(name: str, progress: bool = True, assets: Path | None = None, device: 
         record["stopped"] = {"step": result.steps, "planned_steps": e.train.steps, "max_seconds": max_seconds,
                              "why": "the time bound of the run (the schedule is the planned one, cut short)"}
     meta = {"zoo_name": name, "task": e.task.to_dict(), "seed": e.seed}
-    return commit(name, record, lambda path: save_model(path, model, meta, half=True), assets)
+    return commit(name, record, lambda path: save_model(path, model, meta, half=True), assets, replace=replace)
 
 
 def _rebuild_hint(name: str, record: dict) -> str:

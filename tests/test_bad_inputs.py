@@ -32,7 +32,7 @@ CONFIGS = {
     "d_model/n_heads": (lambda: ModelConfig(d_model=30, n_heads=4), r"d_model=30 must be divisible by n_heads=4"),
     "negative rpe_max_distance": (lambda: ModelConfig(rpe_max_distance=-1), r"rpe_max_distance must be >= 0, got -1"),
     "float d_model": (lambda: ModelConfig(d_model=32.0), r"d_model must be a whole number >= 1, got 32\.0"),
-    "string causal": (lambda: ModelConfig(causal="yes"), r"causal must be True or False, got 'yes'"),
+    "string causal": (lambda: ModelConfig(causal="yes"), r"causal must be True or False, got the string 'yes'"),
     "dropout 1.5": (lambda: ModelConfig(dropout=1.5), r"dropout must be a probability in \[0, 1\), got 1\.5"),
     "unknown encoding": (lambda: ModelConfig(encoding="kerple"), r"unknown position encoding 'kerple'.*choose one of"),
     "tiny vocab": (lambda: ModelConfig(vocab_size=10), r"vocab_size=10 is smaller than the course vocabulary \(80"),

@@ -150,7 +150,7 @@ SWEEP_ARGS = {
     "--out in a read-only folder": (lambda t: ["--out", str(_unwritable(t))], r"cannot write to the --out folder"),
     "--out naming a folder": (lambda t: ["--out", str(t)], r"is a folder; name a writable results file"),
     "an unknown --device": (lambda t: ["--device", "gpu"], r"--device: device 'gpu' is not a device name"),
-    "--threads 0": (lambda t: ["--threads", "0"], r"--threads must be a whole number >= 1, got 0"),
+    "--threads 0": (lambda t: ["--threads", "0"], r"--threads: must be a positive integer \(>= 1\), got 0"),
 }
 
 

@@ -23,7 +23,8 @@ from ...core.evaluate import evaluate_lengths
 from ...core.model import ModelConfig, Transformer
 from ...core.task_config import TaskConfig
 from ...core.tasks import Task
-from ...core.train import TrainConfig, TrainResult, fit
+from ...core.config_checks import ConfigError
+from ...core.train import TrainConfig, TrainResult, check_lengths_fit, check_training_plan, fit
 from .catalog import catalog, entry
 from .entry import ZooEntry, ZooError
 from .registry import entry_for
@@ -116,6 +117,12 @@ def check_buildable(name: str, assets: Path | None = None, device: str | None = 
     manifest of the right shape, and a writable assets folder. Raises :class:`ZooError`."""
     e = entry(name)
     build_device(e, device)
+    try:                                      # the configs against the task and the model: now, not after training
+        task = Task(e.task)
+        check_training_plan(e.model, task, e.train)
+        check_lengths_fit(e.eval_lengths, task, "its eval_lengths")
+    except ConfigError as err:
+        raise ZooError(f"{e.name} cannot be built as declared: {err}") from None
     root = assets_dir(assets)
     read_manifest(root)
     try:

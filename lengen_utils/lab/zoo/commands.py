@@ -238,12 +238,13 @@ def main(argv: list[str] | None = None) -> int:
             for name in names:
                 done, rec = import_entry_status(name, args.source, replace=args.replace)
                 built = f"{rec.get('sha256', '')[:12]}, trained on {rec.get('device')}"
+                same = (f"this very build ({built})" if "sha256" in rec else "this very record, in records.json")
                 print({IMPORTED: f"{name}: imported from {args.source} ({built})",
                        REPAIRED: f"{name}: its record was there without its file (or with a damaged one); the file "
                                  f"was copied from {args.source} ({built})",
                        RECORDED: f"{name}: imported from {args.source} (its record alone, into records.json, "
                                  f"trained on {rec.get('device')})"}.get(
-                    done, f"{name}: already in the assets folder as this very build ({built}); nothing to import"))
+                    done, f"{name}: the assets folder already holds {same}; nothing to import"))
         elif args.cmd == "retire":
             for name in names:
                 retire(name)

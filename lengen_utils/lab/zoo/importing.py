@@ -29,7 +29,7 @@ from .builder import catalog_entry_of
 from .catalog import entry
 from .entry import RECORD_ONLY_TAG, ZooError
 from .manifest import assets_dir, check_record, commit_locked, file_matches, read_manifest, store_session
-from .records import change_summary, import_record
+from .records import import_record_status
 
 
 def _source_files(source: Path, name: str) -> tuple[Path, dict]:
@@ -83,7 +83,8 @@ def import_entry_status(name: str, source: str | Path, assets: Path | None = Non
     root = assets_dir(assets)
     _check_destination(root)
     if RECORD_ONLY_TAG in entry(name).tags:      # too large for assets/: the record alone (records.json)
-        return RECORDED, import_record(name, _source_record(source, name), source, root, replace=replace)
+        wrote, kept = import_record_status(name, _source_record(source, name), source, root, replace=replace)
+        return (RECORDED if wrote else UNCHANGED), kept
     checkpoint, record = _source_files(source, name)
     try:
         check_record(name, record, source)

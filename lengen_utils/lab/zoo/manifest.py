@@ -379,7 +379,7 @@ def settle(assets: Path | None = None) -> None:
     root = assets_dir(assets)
     if not root.is_dir() or root.resolve() in _HELD or not leftovers(root):
         return
-    if not os.access(root, os.W_OK) or not os.access(root / "zoo", os.W_OK):
+    if any(folder.is_dir() and not os.access(folder, os.W_OK) for folder in (root, root / "zoo")):
         names = ", ".join(p.name for p in leftovers(root)[:3])
         raise ZooError(f"a write to {root} was interrupted (it left {names}) and this user cannot repair it there "
                        f"(the folder is read-only); run `python -m lengen_utils.lab.zoo list` as a user who can "

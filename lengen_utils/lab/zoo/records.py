@@ -39,6 +39,12 @@ def import_record(name: str, record: dict, source: Path, assets: Path | None = N
     """Check ``record`` against the catalog's entry ``name`` and add it to ``records.json`` (``stored: false``).
     A different record already there is refused unless ``replace``: a recorded result is never replaced without a
     word."""
+    return import_record_status(name, record, source, assets, replace)[1]
+
+
+def import_record_status(name: str, record: dict, source: Path, assets: Path | None = None,
+                         replace: bool = False) -> tuple[bool, dict]:
+    """:func:`import_record`, with whether it wrote anything (``False``: this very record was there already)."""
     try:
         catalog_entry_of(name, record)
     except (AssertionError, KeyError, TypeError, ValueError) as err:
@@ -47,16 +53,19 @@ def import_record(name: str, record: dict, source: Path, assets: Path | None = N
     check_record(name, kept, source, stored=False)
     with store_session(assets) as root:      # the assets folder's one lock: no concurrent writer drops a record
         records = read_records(root)
-        if name in records and records[name] != kept and not replace:
+        if records.get(name) == kept:
+            return False, kept
+        if name in records and not replace:
             change = change_summary(records[name], kept)
             raise ZooError(f"{RECORDS} already holds another record of {name!r} ({change}); nothing was written; "
                            f"import with --replace to replace it")
         records[name] = kept
         replace_json(records_path(root), records)
-    return kept
+    return True, kept
 
 
-__all__ = ["RECORDS", "RECORD_ONLY_TAG", "RETIRED", "change_summary", "import_record", "read_records", "read_retired",
+__all__ = ["RECORDS", "RECORD_ONLY_TAG", "RETIRED", "change_summary", "import_record", "import_record_status",
+           "read_records", "read_retired",
            "recorded", "records_path", "retire"]
 
 

@@ -30,7 +30,7 @@ from lengen_utils.lab.bench import main as bench_main
 from lengen_utils.lab.zoo import commands
 from lengen_utils.lab.zoo.entry import ZooError
 from lengen_utils.lab.zoo.importing import import_entry
-from lengen_utils.lab.zoo.manifest import COMMIT_STEPS, PAUSE_ENV, read_manifest
+from lengen_utils.lab.zoo.manifest import COMMIT_STEPS, PAUSE_ENV, commit, read_manifest
 from lengen_utils.lab.zoo.records import read_retired
 
 NAME = "nb07-coupled-1l2h"          # a small built entry (about 100 kB)
@@ -157,6 +157,40 @@ def test_the_same_build_again_is_reported_as_nothing_done(assets, built, monkeyp
     assert zoo.main(["import", str(built), NAME]) == 0
     out = capsys.readouterr().out
     assert "nothing to import" in out and "imported" not in out, out
+
+
+def _stored(root: Path, name: str) -> bytes:
+    record = read_manifest(root)[name]
+    assert file_sha256(root / record["file"]) == record["sha256"]
+    assert sorted(p.name for p in root.rglob(".*") if p.name != ".manifest.json.lock") == []
+    return (root / record["file"]).read_bytes()
+
+
+def test_a_commit_that_may_not_replace_refuses_a_build_stored_meanwhile(tmp_path):
+    """``zoo train`` without ``--replace`` checked before training that the entry was not built; a build committed
+    while it trained is refused at its own commit, under the lock. A damaged entry is rebuilt without asking."""
+    record = {"command": "test", "task": {}, "model": {}, "metrics": {"em": {"5": 1.0}}}
+    commit("x", record, lambda path: path.write_bytes(b"first"), tmp_path)
+    with pytest.raises(ZooError, match=r"x is already in .* as another build \(sha256 .*\); nothing was written"):
+        commit("x", record, lambda path: path.write_bytes(b"second"), tmp_path, replace=False)
+    assert _stored(tmp_path, "x") == b"first"
+    commit("x", record, lambda path: path.write_bytes(b"first"), tmp_path, replace=False)     # the same build
+    (tmp_path / "zoo" / "x.safetensors").write_bytes(b"damaged")
+    commit("x", record, lambda path: path.write_bytes(b"second"), tmp_path, replace=False)
+    assert _stored(tmp_path, "x") == b"second"
+
+
+def test_a_copy_that_is_not_the_recorded_file_is_not_renamed_in(tmp_path):
+    """An import hashes what it wrote before renaming it in: a source that changed while it was copied is
+    refused, and the stored entry is kept."""
+    record = {"command": "test", "task": {}, "model": {}, "metrics": {"em": {"5": 1.0}}}
+    commit("x", record, lambda path: path.write_bytes(b"first"), tmp_path)
+    expected = commit("y", record, lambda path: path.write_bytes(b"what the record names"), tmp_path / "other")
+    with pytest.raises(ZooError, match=r"x: the file written for it .* is not the one its record names .*"
+                                       r"nothing was changed"):
+        commit("x", record, lambda path: path.write_bytes(b"changed meanwhile"), tmp_path,
+               expected_sha256=expected["sha256"])
+    assert _stored(tmp_path, "x") == b"first"
 
 
 # -- kill -9 ------------------------------------------------------------------------------------------------

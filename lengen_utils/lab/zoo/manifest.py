@@ -233,6 +233,8 @@ def store_fault(err: OSError, root: Path) -> ZooError:
     Every writer undoes its change first (or leaves what :func:`recover` completes), so nothing saved is lost."""
     where = err.filename or root
     what = err.strerror or str(err)
+    if err.filename and not _within(err.filename, root):       # another file (an import's source): not the store's
+        return ZooError(f"{what}: {err.filename}; nothing in the assets folder {root} was changed")
     if err.errno in _READ_ONLY:
         return ZooError(f"cannot write in the assets folder {root}: {where} is read-only for this user ({what}); "
                         f"nothing was changed; make the folder writable, or set LENGEN_ASSETS to a writable copy")
@@ -242,6 +244,13 @@ def store_fault(err: OSError, root: Path) -> ZooError:
                         f"again")
     return ZooError(f"the assets folder {root}: {what} ({where}); the entries and their records are as they were "
                     f"or are repaired by the next zoo command")
+
+
+def _within(path: str | os.PathLike, root: Path) -> bool:
+    try:
+        return Path(os.fsdecode(path)).resolve().is_relative_to(root.resolve())
+    except (OSError, ValueError):
+        return False
 
 
 #: Assets folders whose lock this process holds (the lock is re-entrant within a process)

@@ -32,7 +32,7 @@ CONFIGS = {
     "d_model/n_heads": (lambda: ModelConfig(d_model=30, n_heads=4), r"d_model=30 must be divisible by n_heads=4"),
     "negative rpe_max_distance": (lambda: ModelConfig(rpe_max_distance=-1), r"rpe_max_distance must be >= 0, got -1"),
     "float d_model": (lambda: ModelConfig(d_model=32.0), r"d_model must be a whole number >= 1, got 32\.0"),
-    "string causal": (lambda: ModelConfig(causal="yes"), r"causal must be True or False, got 'yes'"),
+    "string causal": (lambda: ModelConfig(causal="yes"), r"causal must be True or False, got the string 'yes'"),
     "dropout 1.5": (lambda: ModelConfig(dropout=1.5), r"dropout must be a probability in \[0, 1\), got 1\.5"),
     "unknown encoding": (lambda: ModelConfig(encoding="kerple"), r"unknown position encoding 'kerple'.*choose one of"),
     "tiny vocab": (lambda: ModelConfig(vocab_size=10), r"vocab_size=10 is smaller than the course vocabulary \(80"),
@@ -326,3 +326,60 @@ def test_bad_thread_count_argument():
 def test_bad_device_name():
     with pytest.raises(ValueError, match=r"device 'gpu0' .*is not a device name; use 'cpu', 'cuda'"):
         pick_device("gpu0")
+
+
+# -- a run's configs against its task and model, before the first step -----------------------------------------
+SMALL_TASK = TaskConfig(format="cho", positions="coupled", max_digits=3, max_position=12)
+SMALL_MODEL = ModelConfig(d_model=16, n_heads=2, d_ff=32, max_positions=13)
+
+
+@pytest.fixture
+def no_step(monkeypatch):
+    """A training step fails the test: a refusal must come before the first one."""
+    import lengen_utils.core.train as train
+
+    def step(*args, **kwargs):
+        raise AssertionError("a training step ran before the configs were refused")
+    monkeypatch.setattr(train, "_step", step)
+
+
+PLANS = {
+    "select_lengths past the position IDs": (
+        TrainConfig(steps=20, batch_size=4, select_lengths=(3, 40), select_every=10),
+        r"TrainConfig\.select_lengths \[40\] exceed the longest operand this task can test: \d+ digits "
+        r"\(position IDs up to max_position=12"),
+    "stop_lengths past the trained lengths": (
+        TrainConfig(steps=20, batch_size=4, stop_lengths=(5,), stop_every=10),
+        r"stop_lengths \[5\] lie outside the trained lengths 1\.\.3"),
+}
+
+
+@pytest.mark.parametrize("name", list(PLANS))
+def test_a_plan_that_cannot_work_is_refused_before_the_first_step(name, no_step):
+    cfg, words = PLANS[name]
+    with pytest.raises(ConfigError, match=words):
+        fit(Transformer(SMALL_MODEL), Task(SMALL_TASK), cfg, progress=False)
+
+
+def test_zoo_train_refuses_such_a_plan_before_training(monkeypatch, tmp_path):
+    from lengen_utils.lab.zoo import ZooEntry, ZooError, registry
+    from lengen_utils.lab.zoo.builder import check_buildable
+    bad = ZooEntry("plan-test", SMALL_TASK, SMALL_MODEL, PLANS["select_lengths past the position IDs"][0],
+                   eval_lengths=(1, 2, 3))
+    monkeypatch.setitem(registry.ENTRIES, bad.name, bad)
+    with pytest.raises(ZooError, match=r"plan-test-s0 cannot be built as declared: TrainConfig\.select_lengths \[40\]"):
+        check_buildable(bad.name, assets=tmp_path)
+    long_test = ZooEntry("plan-test-2", SMALL_TASK, SMALL_MODEL, TrainConfig(steps=20), eval_lengths=(3, 50))
+    monkeypatch.setitem(registry.ENTRIES, long_test.name, long_test)
+    with pytest.raises(ZooError, match=r"its eval_lengths \[50\] exceed the longest operand"):
+        check_buildable(long_test.name, assets=tmp_path)
+
+
+@pytest.mark.parametrize("task, most", [(dict(max_digits=1), 100), (dict(max_digits=2), 10_000),
+                                        (dict(op="*", max_digits=2, multiplier_digits=1), 1000)])
+def test_a_fixed_training_set_larger_than_the_distinct_problems_is_refused(task, most):
+    config = dict(format="cho", positions="coupled", max_position=20, **task)
+    TaskConfig(**config, train_set_size=most)                   # as many as there are: accepted
+    with pytest.raises(ConfigError, match=rf"train_set_size={most + 1:,} exceeds the distinct training problems: "
+                                          rf".* at most {most:,} \(a, b\) pairs"):
+        TaskConfig(**config, train_set_size=most + 1)

@@ -32,3 +32,15 @@ def test_a_bad_file_or_a_missing_path_gets_one_line(tmp_path, capsys, content, w
     code, err = run_cli(main, ["--check", str(path)], capsys)
     assert code == 2 and words in err and str(path) in err, err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv", [["--check"], []], ids=["--check", "rewrite"])
+def test_nothing_to_check_is_refused_not_passed(argv, capsys):
+    """``--check`` with no paths checked nothing: it must not exit 0 as if everything were up to date."""
+    code, err = run_cli(main, argv, capsys)
+    assert code == 2 and "nothing was" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_check_says_what_it_checked(capsys):
+    assert main(["--check", str(NOTEBOOK)]) == 0
+    assert "1 file(s) checked: all up to date" in capsys.readouterr().out

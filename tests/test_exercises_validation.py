@@ -150,3 +150,15 @@ def test_the_shared_type_checks():
     assert is_array([[1, 2], [3, 4]], 2) and is_array(np.zeros((2, 3)), 2) and is_array([[Fraction(1, 2)]], 2)
     assert not is_array(np.zeros(3), 2) and not is_array([[1, 2], [3]], 2) and not is_array([["1"]], 2)
     assert not is_array([[True]], 2) and not is_array("12", 1) and not is_array({1: 2}, 1)
+
+
+@pytest.mark.parametrize("name", sorted(CHECKERS))
+@pytest.mark.parametrize("extreme", [10**5000, "7" * 10**6, [0] * 10**6], ids=["10**5000", "a million characters",
+                                                                              "a million items"])
+def test_every_checker_judges_an_extreme_answer_in_a_short_message(name, extreme, capsys):
+    """An int with no ``str`` (more than 4,300 digits) must not crash the checker's own comparisons, and a huge
+    answer must not be echoed whole: one failure, a bounded message, no traceback."""
+    result = CHECKERS[name](constant(extreme))
+    out = capsys.readouterr()
+    assert result.status == FAILED and len(result.message) <= 1000, (result.status, len(result.message))
+    assert out.out.strip() == str(result) and out.err == "" and "Traceback" not in out.out

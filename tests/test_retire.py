@@ -53,3 +53,24 @@ def test_zoo_train_rebuilds_a_damaged_entry_without_asking(tmp_path, monkeypatch
     monkeypatch.setenv("LENGEN_ASSETS", str(root))
     (root / record["file"]).write_bytes(b"damaged")
     assert commands._not_replacing([NAME], named={NAME}) == [NAME]
+
+
+def test_retiring_a_retired_entry_says_it_was_retired_and_how_to_build_it_again(tmp_path, capsys, monkeypatch):
+    root, record = scratch_assets(tmp_path)
+    monkeypatch.setenv("LENGEN_ASSETS", str(root))
+    assert run_cli(commands.main, ["retire", NAME], capsys)[0] == 0
+    code, err = run_cli(commands.main, ["retire", NAME], capsys)
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "was retired" in err and "retired.json" in err and f"train {NAME}" in err and "not built" not in err, err
+    assert read_retired(root)[NAME]["metrics"] == record["metrics"]          # the record is kept, once
+
+
+def test_retiring_an_alias_retires_its_entry(tmp_path, capsys, monkeypatch):
+    from lengen_utils.lab.zoo.aliases import ALIASES
+    alias = next(a for a, name in ALIASES.items() if name == NAME)
+    root, record = scratch_assets(tmp_path)
+    monkeypatch.setenv("LENGEN_ASSETS", str(root))
+    code, err = run_cli(commands.main, ["retire", alias], capsys)
+    assert code == 0, err
+    assert NAME not in read_manifest(root) and not (root / record["file"]).exists()
+    assert read_retired(root)[NAME]["metrics"] == record["metrics"] and alias not in read_retired(root)

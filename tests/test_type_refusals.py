@@ -318,3 +318,41 @@ def test_multiplication_explorer_refuses_digit_counts_of_the_wrong_type(widgets)
     assert "the trained length must be an int, got the bool True; choose one of [5]" in ex.status.value
     ex.show("UPE", np.int64(1), 5)
     assert "&#9888;" not in ex.status.value and not ex.button.disabled
+
+
+# -- every bool and str field of every config, by its declared type -------------------------------------------
+def _config_fields():
+    """``(label, build(value) -> config, field, kind)`` for each field declared ``bool`` or ``str`` of the configs
+    and the zoo's dataclasses that hold them."""
+    import dataclasses
+
+    from lengen_utils.core.train import TrainConfig
+    bases = {"TaskConfig": TaskConfig(), "ModelConfig": ModelConfig(), "TrainConfig": TrainConfig(),
+             "ZooEntry": zoo.entry("nb02-ape-l5"), "Recipe": recipe()}
+    for label, base in bases.items():
+        for f in dataclasses.fields(base):
+            if f.type in ("bool", "str"):
+                yield (f"{label}.{f.name}", lambda value, base=base, f=f: dataclasses.replace(base, **{f.name: value}),
+                       getattr(base, f.name), f.type)
+
+
+CONFIG_FIELDS = {label: (build, default, kind) for label, build, default, kind in _config_fields()}
+
+
+def test_the_fields_are_found():
+    assert {"ModelConfig.shared_channel_table", "ModelConfig.causal", "TaskConfig.mask_operator", "TrainConfig.amp",
+            "ModelConfig.encoding", "TaskConfig.sampler", "TrainConfig.data_seeding", "ZooEntry.seeded",
+            "Recipe.seed_in_name"} <= set(CONFIG_FIELDS)
+
+
+@pytest.mark.parametrize("label", sorted(CONFIG_FIELDS))
+def test_every_bool_and_str_field_refuses_a_wrong_type_by_name(label):
+    """``'no'`` is truthy: a bool field given it would switch its option on (``shared_channel_table='no'`` made the
+    channels share one table). A choice given an int must not read as an unknown choice."""
+    build, default, kind = CONFIG_FIELDS[label]
+    wrong, words = ("no", rf"{label} must be True or False, got the string 'no'") if kind == "bool" else (
+        1, rf"{label} must be a string.*got the int 1")
+    with pytest.raises(ValueError, match=words):
+        build(wrong)
+    if kind == "bool":
+        build(np.bool_(default))                                # a NumPy bool is a bool

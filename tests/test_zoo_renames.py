@@ -15,7 +15,7 @@ from lengen_utils.core.checkpoint import file_sha256
 from lengen_utils.lab import zoo
 from lengen_utils.lab.zoo import commands, migrate, registry
 from lengen_utils.lab.zoo.aliases import RENAMED, RENAMED_ENTRIES
-from lengen_utils.lab.zoo.entry import MAX_ID_LENGTH
+from lengen_utils.lab.zoo.entry import MAX_ID_LENGTH, ZooError
 from cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,3 +143,16 @@ def test_migrate_ids_refuses_a_different_file_under_the_new_name(tmp_path):
     with pytest.raises(zoo.ZooError, match=rf"{NEW}.safetensors exists and is not "):
         migrate.rename_ids(folder)
     assert (folder / "manifest.json").read_text() == before and (folder / "zoo" / f"{OLD}.safetensors").exists()
+
+
+def test_a_typo_in_an_old_id_points_at_its_new_id():
+    """A deprecated id with a typo is closest to the old id itself: the suggestion must be what it became, not a
+    recipe of another name that happens to look alike."""
+    for old, new in RENAMED.items():
+        typo = old[:-2] + old[-1]                                       # one character dropped
+        with pytest.raises(ZooError) as entry_error:
+            zoo.entry(f"{typo}-s0")
+        assert str(entry_error.value).split("closest: ")[1].startswith(f"{new}-s0 (renamed from {old}-s0)"), (
+            old, str(entry_error.value))
+        with pytest.raises(ZooError, match=rf"(did you mean|closest recipes:) {re.escape(new)} \(renamed from"):
+            zoo.get_recipe(typo)

@@ -110,14 +110,33 @@ def require_ints(values: object, name: str, *, error: type[Exception] = ConfigEr
     return tuple(int(v) for v in values)
 
 
-def check_bool(owner: str, name: str, value) -> None:
+def check_bool(owner: str, name: str, value, error: type[Exception] = ConfigError) -> None:
+    """Refuse anything but True or False (a NumPy bool too): the string ``'no'`` is truthy, and would switch the
+    option on."""
     if not isinstance(value, (bool, np.bool_)):
-        raise ConfigError(f"{owner}.{name} must be True or False, got {value!r} ({type(value).__name__})")
+        raise error(f"{owner}.{name} must be True or False, got {type_phrase(value)}")
 
 
 def check_choice(owner: str, name: str, value, choices, label: str | None = None) -> None:
-    if not isinstance(value, str) or value not in choices:
+    if not isinstance(value, str):
+        raise ConfigError(f"{owner}.{name} must be a string, one of {tuple(choices)}; got {type_phrase(value)}")
+    if value not in choices:
         raise ConfigError(f"unknown {label or name} {value!r} ({owner}.{name}); choose one of {tuple(choices)}")
+
+
+def check_field_types(config, error: type[Exception] = ConfigError) -> None:
+    """Refuse, by name, a field of a config dataclass whose value is not of its declared kind: a field declared
+    ``bool`` takes True or False only, a field declared ``str`` (a name or a choice) a string only. The first check
+    of every config's ``__post_init__``, so that no field is forgotten and a wrong type never reaches a check that
+    would read it as a value (``'no'`` as true, ``1`` as an unknown choice)."""
+    owner = type(config).__name__
+    for f in fields(config):
+        declared = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "")
+        value = getattr(config, f.name)
+        if declared == "bool":
+            check_bool(owner, f.name, value, error)
+        elif declared == "str" and not isinstance(value, str):
+            raise error(f"{owner}.{f.name} must be a string, got {type_phrase(value)}")
 
 
 def parse_override(item: str, fields: dict[str, dict]) -> tuple[str, str, object]:

@@ -13,7 +13,8 @@ from dataclasses import asdict, dataclass, fields, replace
 
 from . import problems as P
 from .boards.format import BOARD_FORMATS
-from .config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict
+from .config_checks import (ConfigError, check_bool, check_choice, check_field_types, check_int,
+                            config_from_dict)
 from .curriculum import CURRICULA, DEFAULT_FRACTION
 from .formats import ALL_FORMATS, get_format
 from .positions import COUPLED_SCHEMES, SCHEMES, PositionScheme
@@ -100,6 +101,7 @@ class TaskConfig:
     mask_operator: bool = False          # encoder: no query attends to the operator token (x or +)
 
     def __post_init__(self) -> None:
+        check_field_types(self)
         own = "TaskConfig"
         check_choice(own, "task", self.task, TASKS)
         if self.task == "minesweeper":
@@ -150,6 +152,11 @@ class TaskConfig:
         self._check_filler()
         self._check_curriculum()
         check_int(own, "train_set_size", self.train_set_size, minimum=0)
+        if self.train_set_size > self.most_distinct_problems:
+            raise ConfigError(f"train_set_size={self.train_set_size:,} exceeds the distinct training problems: operands "
+                              f"of at most {self.max_digits} digit(s) make at most {self.most_distinct_problems:,} "
+                              f"(a, b) pairs, so a fixed set that large only repeats them; use train_set_size <= "
+                              f"{self.most_distinct_problems:,}, or 0 to draw fresh problems every step")
         check_bool(own, "mask_operator", self.mask_operator)
         if self.mask_operator and spec.layout != "encoder":
             raise ConfigError(f"mask_operator=True hides the operator from an encoder's queries; the {self.format} "
@@ -248,6 +255,13 @@ class TaskConfig:
             RowPositions(self.positions, max_position=self.max_position).check_fits(self.max_digits, self.max_digits)
         except ValueError as err:
             raise ConfigError(f"the longest training product does not fit: {err}") from None
+
+    @property
+    def most_distinct_problems(self) -> int:
+        """An upper bound on the distinct training problems (a, b): ``a`` below ``10**max_digits``, ``b`` below
+        ``10**multiplier_digits`` for a multiplication with a fixed multiplier width, else as ``a``."""
+        b_digits = self.multiplier_digits if self.op == "*" and self.multiplier_digits else self.max_digits
+        return 10 ** self.max_digits * 10 ** b_digits
 
     @property
     def carry_classes(self) -> int:

@@ -21,7 +21,8 @@ import torch.nn.functional as F
 
 from .checkpoint import CheckpointError, error_summary, load_training_state, save_training_state
 from .compatibility import check_compatible
-from .config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict
+from .config_checks import (ConfigError, check_bool, check_choice, check_field_types, check_int,
+                            config_from_dict)
 from .constants import IGNORE_INDEX, SELECT_SEED, STOP_SEED
 from .device import autocast, seed_everything
 from .evaluate import evaluate_lengths
@@ -54,6 +55,7 @@ class TrainConfig:
     stop_patience: int = 1             # consecutive validations with every sum right before the rule stops
 
     def __post_init__(self) -> None:
+        check_field_types(self)
         own = "TrainConfig"
         check_int(own, "steps", self.steps)
         check_int(own, "batch_size", self.batch_size)
@@ -253,6 +255,32 @@ def check_stop_lengths(cfg: TrainConfig, task: Task) -> None:
                           f"selection (select_lengths, the papers' protocol)")
 
 
+def check_lengths_fit(lengths: tuple[int, ...], task: Task, field_name: str) -> None:
+    """Refuse test or validation ``lengths`` that the task's position IDs cannot place (past
+    ``task.longest_operand()``), naming ``field_name`` and the limit: known before training, not at the first
+    validation after it. (A board task's widths are bounded per ID channel by its own config check.)"""
+    if not lengths or task.config.task != "arithmetic":
+        return
+    top = task.longest_operand()
+    too_long = sorted({k for k in lengths if k > top})
+    if too_long:
+        c = task.config
+        raise ConfigError(f"{field_name} {too_long} exceed the longest operand this task can test: {top} digits "
+                          f"(position IDs up to max_position={c.max_position} under {c.positions!r}); use lengths "
+                          f"<= {top}, or a larger TaskConfig.max_position (and ModelConfig.max_positions)")
+
+
+def check_training_plan(model_config, task: Task, cfg: TrainConfig) -> None:
+    """Everything a run's configs must satisfy together, checked before the first step (:func:`fit` and ``zoo
+    train`` call it): the model fits the task (:func:`check_compatible`), the stopping rule validates trained lengths,
+    and checkpoint selection validates lengths the task can place."""
+    check_compatible(model_config, task.config)
+    if not isinstance(cfg, TrainConfig):
+        raise ConfigError(f"fit needs a TrainConfig, got {type(cfg).__name__}; use TrainConfig.from_dict for a dict")
+    check_stop_lengths(cfg, task)
+    check_lengths_fit(cfg.select_lengths, task, "TrainConfig.select_lengths")
+
+
 def _validate(model: Transformer, task: Task, selection: Selection, step: int) -> None:
     """Measure the validation lengths at ``step`` and keep the weights if their mean exact match is the best yet."""
     ems = _record_validation(model, task, selection.lengths, selection.n, selection.seed, step, selection.steps,
@@ -322,10 +350,7 @@ def fit(model: Transformer, task: Task, cfg: TrainConfig, *, progress: bool = Tr
     """
     from tqdm.auto import tqdm
 
-    check_compatible(model.cfg, task.config)
-    if not isinstance(cfg, TrainConfig):
-        raise ConfigError(f"fit needs a TrainConfig, got {type(cfg).__name__}; use TrainConfig.from_dict for a dict")
-    check_stop_lengths(cfg, task)
+    check_training_plan(model.cfg, task, cfg)
     check_int("fit", "save_every", save_every, minimum=0)
     if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))
                                     or not max_seconds > 0):

@@ -165,6 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--readme", type=Path, help="also put the badges into this README's course table")
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if anything is out of date")
     args = parser.parse_args(argv)
+    if not args.notebooks and not args.readme:       # checking or rewriting nothing must not pass as done
+        print(f"{parser.prog}: error: name the notebooks (e.g. notebooks/*.ipynb) and/or --readme README.md to "
+              f"{'check' if args.check else 'rewrite'}; nothing was {'checked' if args.check else 'changed'}",
+              file=sys.stderr)
+        return 2
     stale = []
     for path, update in [(p, lambda t, p=p: updated_notebook(t, p.name)) for p in args.notebooks] + (
             [(args.readme, readme_with_badges)] if args.readme else []):
@@ -188,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.check and stale:
         print("out of date (python -m lengen_utils.course.colab rewrites them): " + ", ".join(stale), file=sys.stderr)
         return 1
+    if args.check:
+        print(f"{len(args.notebooks) + bool(args.readme)} file(s) checked: all up to date")
     return 0
 
 

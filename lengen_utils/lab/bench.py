@@ -45,8 +45,8 @@ from pathlib import Path
 from .bench_recipes import flagship_recipes, preflight
 from ..core.checkpoint import save_model
 from ..core.config_checks import require_int, require_ints
-from .cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageError, check_writable, fail,
-                  int_list, positive_int, threads_from_env)
+from .cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageError, check_writable, fail, fraction,
+                  int_list, nonnegative_int, positive_int, threads_from_env)
 from ..core.constants import EVAL_SEED
 from ..core.device import set_cpu_threads
 from ..core.evaluate import evaluate_lengths, exact_match_table
@@ -199,7 +199,7 @@ def build_parser() -> OneLineParser:
     f = sub.add_parser("flagship", help=f"coupled vs plain APE decoder: train on 1-10 digits, test to {max(LENGTHS)}")
     f.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     f.add_argument("--quick", action="store_true", help="tiny budget (20 steps, 20 test problems) for tests")
-    f.add_argument("--seed", type=int, default=0, help="model and data seed (the test sets are fixed)")
+    f.add_argument("--seed", type=nonnegative_int, default=0, help="model and data seed (the test sets are fixed)")
     f.add_argument("--steps", type=positive_int, default=None,
                    help=f"training steps of both models (default: {STEPS} coupled, {APE_STEPS} APE)")
     f.add_argument("--batch-size", type=positive_int, default=None,
@@ -219,7 +219,7 @@ def build_parser() -> OneLineParser:
     b = sub.add_parser("leaderboard", help="method x length table (median [min-max] over seeds) of built zoo "
                                            "entries of a tag, with the generalizable length")
     b.add_argument("--tag", default=DEFAULT_TAG, help=f"zoo tag whose entries to compare (default {DEFAULT_TAG})")
-    b.add_argument("--threshold", type=float, default=THRESHOLD,
+    b.add_argument("--threshold", type=fraction, default=THRESHOLD,
                    help=f"median EM a length must exceed to count as generalized (default {THRESHOLD})")
     b.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     sub.add_parser("throughput", add_help=False,

@@ -18,6 +18,7 @@ from ..core.device import device_problem, pick_device, set_cpu_threads
 from ..core.multiseed import batched_amp, fit_seeds, init_models
 from ..core.tasks import Task
 from ..core.train import TrainConfig, fit
+from .cli import positive_int
 from .zoo import get_recipe
 
 #: the recipe timed by default: notebook 05's coupled variant (the flagship without the sink, IDs to 64)
@@ -55,12 +56,12 @@ def benchmark(k: int = 4, steps: int = 30, batch_size: int = 32, recipe: str = B
 def main(argv: list[str] | None = None) -> int:
     """CLI: the speed-up of batched seeds over sequential fits."""
     p = argparse.ArgumentParser(prog="python -m lengen_utils.lab.multiseed_bench", description=benchmark.__doc__)
-    p.add_argument("--k", type=int, default=4, help="seeds (default 4)")
+    p.add_argument("--k", type=positive_int, default=4, help="seeds (default 4)")
     p.add_argument("--recipe", default=BENCH_RECIPE, help=f"the zoo recipe whose model and task run (default {BENCH_RECIPE})")
-    p.add_argument("--steps", type=int, default=30, help="training steps of each run (default 30)")
-    p.add_argument("--batch-size", type=int, default=32, help="sequences of 4 packed problems per step (default 32)")
+    p.add_argument("--steps", type=positive_int, default=30, help="training steps of each run (default 30)")
+    p.add_argument("--batch-size", type=positive_int, default=32, help="sequences of 4 packed problems per step (default 32)")
     p.add_argument("--device", default=None, help="cpu or cuda (default: cuda if present)")
-    p.add_argument("--threads", type=int, default=None, help="CPU threads (default: LENGEN_THREADS or all cores)")
+    p.add_argument("--threads", type=positive_int, default=None, help="CPU threads (default: LENGEN_THREADS or all cores)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     if not 1 <= args.k <= 256 or not 1 <= args.steps <= 100_000 or args.batch_size < 1:

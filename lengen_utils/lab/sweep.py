@@ -33,7 +33,7 @@ import torch
 
 from ..core.constants import __version__
 from ..core.device import device_problem, pick_device, set_cpu_threads
-from .cli import UsageError, check_writable
+from .cli import UsageError, check_writable, nonnegative_number, positive_int, positive_number
 from ..core.evaluate import evaluate_lengths
 from ..analysis.generalization import median_and_range
 from ..core.model import Transformer
@@ -193,11 +193,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--executor", choices=("auto", "ray", "local"), default="auto",
                    help="ray, local (this process), or auto: ray when installed (default)")
     p.add_argument("--address", default=None, help="an existing Ray cluster (default: start one on this machine)")
-    p.add_argument("--num-cpus", type=int, default=None, help="CPUs of the local Ray instance (default: all)")
-    p.add_argument("--cpus-per-task", type=float, default=1)
-    p.add_argument("--gpus-per-task", type=float, default=0)
+    p.add_argument("--num-cpus", type=positive_int, default=None, help="CPUs of the local Ray instance (default: all)")
+    p.add_argument("--cpus-per-task", type=positive_number, default=1)
+    p.add_argument("--gpus-per-task", type=nonnegative_number, default=0)
     p.add_argument("--device", default=None, help="cpu or cuda in each task (default: cuda if present)")
-    p.add_argument("--threads", type=int, default=None, help="torch threads per task (default: cpus-per-task)")
+    p.add_argument("--threads", type=positive_int, default=None, help="torch threads per task (default: cpus-per-task)")
     p.add_argument("--out", default="sweep-results.jsonl", help="results file, appended (default sweep-results.jsonl)")
     p.add_argument("--dry-run", action="store_true", help="print the expanded tasks and stop")
     return p

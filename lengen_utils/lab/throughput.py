@@ -44,6 +44,7 @@ from ..core.model import ModelConfig, Transformer
 from ..core.task_config import TaskConfig
 from ..core.tasks import Task
 from ..core.train_runtime import DATA_WORKERS, data_worker_mode, keep_freed_memory, prefetcher
+from .cli import nonnegative_int, positive_int
 from .zoo import Recipe, get_recipe, variant_id, with_overrides
 
 
@@ -293,12 +294,12 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m lengen_utils.lab.throughput", description=__doc__.split("\n")[0])
     p.add_argument("--config", default="flagship", help=f"named shape: {', '.join(SHAPES)}")
-    p.add_argument("--steps", type=int, default=20, help="timed training steps (default 20)")
-    p.add_argument("--warmup", type=int, default=3, help="untimed steps first (default 3)")
-    p.add_argument("--batch-size", type=int, default=None, help="training sequences per step (default: the shape's)")
-    p.add_argument("--decode-n", type=int, default=None, help="problems to decode; 0 skips decoding")
+    p.add_argument("--steps", type=positive_int, default=20, help="timed training steps (default 20)")
+    p.add_argument("--warmup", type=nonnegative_int, default=3, help="untimed steps first (default 3)")
+    p.add_argument("--batch-size", type=positive_int, default=None, help="training sequences per step (default: the shape's)")
+    p.add_argument("--decode-n", type=nonnegative_int, default=None, help="problems to decode; 0 skips decoding")
     p.add_argument("--device", default=None, help="cpu or cuda (default: cuda if present)")
-    p.add_argument("--threads", type=int, default=None, help="CPU threads (default: LENGEN_THREADS or all cores)")
+    p.add_argument("--threads", type=positive_int, default=None, help="CPU threads (default: LENGEN_THREADS or all cores)")
     p.add_argument("--data-worker", default="auto", choices=DATA_WORKERS,
                    help="draw batches in a worker process, a background thread, or auto (as fit does: the worker "
                         "where fork exists and a second core is free)")

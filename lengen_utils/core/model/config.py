@@ -4,7 +4,8 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-from ..config_checks import ConfigError, check_bool, check_choice, check_int, config_from_dict
+from ..config_checks import (ConfigError, check_bool, check_choice, check_field_types, check_int,
+                             config_from_dict)
 from ..task_config import DEFAULT_MAX_POSITION
 from ..vocab import ARITHMETIC_VOCAB
 
@@ -105,6 +106,7 @@ class ModelConfig:
     product_heads: int = 0            # > 0: read-outs of each answer column's digit products (k of them, 0..81 each)
 
     def __post_init__(self) -> None:
+        check_field_types(self)
         own = "ModelConfig"
         check_choice(own, "encoding", self.encoding, ENCODINGS, "position encoding")
         check_choice(own, "norm", self.norm, NORMS)

@@ -72,8 +72,36 @@ def attempt(fn: Callable, *args, **kwargs):
     except ExerciseFailed:
         raise
     except Exception as error:      # the learner's code crashed: say on what, not where in our checker
-        shown = ", ".join([repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()])
-        raise ExerciseFailed(f"your function raised {type(error).__name__}: {error} (called with {shown})") from None
+        shown = ", ".join([_short(a) for a in args] + [f"{k}={_short(v)}" for k, v in kwargs.items()])
+        raise ExerciseFailed(f"your function raised {type(error).__name__}: {bounded(_text(error), 200)} "
+                             f"(called with {shown})") from None
+
+
+#: The longest message a checker prints: a learner's huge answer (a million characters) is quoted in part
+MESSAGE_LIMIT = 600
+
+
+def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text``, or its start and end with how much was cut when it is longer than ``limit`` characters."""
+    if len(text) <= limit:
+        return text
+    keep = max(limit - 40, 20)
+    return f"{text[:keep * 2 // 3]} … [{len(text) - keep:,} characters cut] … {text[-(keep // 3):]}"
+
+
+def _text(value: object) -> str:
+    """``str(value)``, or its type when even that fails (an int of more than 4,300 digits has no ``str``)."""
+    try:
+        return str(value)
+    except Exception:
+        return f"<a {type(value).__name__} that cannot be printed>"
+
+
+def _short(value: object) -> str:
+    try:
+        return bounded(repr(value), 80)
+    except Exception:                   # repr(10**5000) raises: say what it is
+        return f"<a {type(value).__name__} that cannot be printed>"
 
 
 def expect(holds: bool, message: str) -> None:
@@ -157,7 +185,12 @@ def exercise(title: str) -> Callable[[Callable[[Callable], int]], Callable[[Call
                 result = ExerciseResult(title, NOT_ATTEMPTED, "Replace `raise NotImplementedError` with your code "
                                                               "and run both cells again.")
             except ExerciseFailed as failure:
-                result = ExerciseResult(title, FAILED, str(failure))
+                result = ExerciseResult(title, FAILED, bounded(_text(failure)))
+            except Exception as error:  # the checker's own work on an extreme answer (10**5000 has no str): judged
+                result = ExerciseResult(title, FAILED, bounded(
+                    f"Your answer could not be checked: comparing it raised {type(error).__name__}: "
+                    f"{bounded(_text(error), 200)}. Return a value of the kind the exercise asks for, of a "
+                    f"sensible size."))
             else:
                 result = ExerciseResult(title, PASSED, f"It agrees with the library on {cases} cases, random and "
                                                        f"edge ones.")
@@ -203,6 +236,7 @@ def failure(check: Callable, fn: Callable) -> str:
     return result.message
 
 
-__all__ = ["PASSED", "NOT_ATTEMPTED", "FAILED", "ExerciseFailed", "ExerciseResult", "attempt", "described",
+__all__ = ["PASSED", "NOT_ATTEMPTED", "FAILED", "MESSAGE_LIMIT", "ExerciseFailed", "ExerciseResult", "attempt", "bounded",
+           "described",
            "exercise", "expect", "expect_answer", "failure", "is_array", "is_int", "is_int_list", "is_number",
            "reveal", "stub"]

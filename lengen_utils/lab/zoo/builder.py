@@ -23,7 +23,8 @@ from ...core.evaluate import evaluate_lengths
 from ...core.model import ModelConfig, Transformer
 from ...core.task_config import TaskConfig
 from ...core.tasks import Task
-from ...core.train import TrainConfig, TrainResult, fit
+from ...core.config_checks import ConfigError
+from ...core.train import TrainConfig, TrainResult, check_lengths_fit, check_training_plan, fit
 from .catalog import catalog, entry
 from .entry import ZooEntry, ZooError
 from .registry import entry_for
@@ -116,6 +117,12 @@ def check_buildable(name: str, assets: Path | None = None, device: str | None = 
     manifest of the right shape, and a writable assets folder. Raises :class:`ZooError`."""
     e = entry(name)
     build_device(e, device)
+    try:                                      # the configs against the task and the model: now, not after training
+        task = Task(e.task)
+        check_training_plan(e.model, task, e.train)
+        check_lengths_fit(e.eval_lengths, task, "its eval_lengths")
+    except ConfigError as err:
+        raise ZooError(f"{e.name} cannot be built as declared: {err}") from None
     root = assets_dir(assets)
     read_manifest(root)
     try:
@@ -127,13 +134,14 @@ def check_buildable(name: str, assets: Path | None = None, device: str | None = 
 
 
 def build(name: str, progress: bool = True, assets: Path | None = None, device: str | None = None,
-          max_seconds: float | None = None) -> dict:
+          max_seconds: float | None = None, replace: bool = True) -> dict:
     """Train, evaluate, save and record one entry; returns its manifest record. ``device`` (cpu or cuda)
     defaults to :func:`build_device`'s choice; a GPU build records the GPU's name beside its seconds.
     ``max_seconds`` bounds the training (a lent GPU's call): a run cut short records the step it reached.
 
     The asset and the manifest are replaced together or not at all (an interrupted or failed build
-    leaves both as they were)."""
+    leaves both as they were). ``replace=False`` (``zoo train`` without ``--replace``) refuses, when it commits, an
+    intact entry of another build, such as one that a concurrent ``zoo train`` or ``zoo import`` stored meanwhile."""
     e = check_buildable(name, assets, device)
     name = e.name                             # an alias builds its entry
     on = build_device(e, device)
@@ -168,7 +176,7 @@ def build(name: str, progress: bool = True, assets: Path | None = None, device: 
         record["stopped"] = {"step": result.steps, "planned_steps": e.train.steps, "max_seconds": max_seconds,
                              "why": "the time bound of the run (the schedule is the planned one, cut short)"}
     meta = {"zoo_name": name, "task": e.task.to_dict(), "seed": e.seed}
-    return commit(name, record, lambda path: save_model(path, model, meta, half=True), assets)
+    return commit(name, record, lambda path: save_model(path, model, meta, half=True), assets, replace=replace)
 
 
 def _rebuild_hint(name: str, record: dict) -> str:

@@ -14,10 +14,10 @@ import torch
 
 from ...core.checkpoint import CheckpointError
 from ..cli import (INTERRUPTED, RUN_ERROR, USAGE_ERROR, OneLineParser, UsageError, fail, fraction,
-                   threads_from_env)
+                   positive_number, threads_from_env)
 from .aliases import ALIASES, resolve
 from .builder import build, check_buildable, verify
-from .importing import import_entry
+from .importing import IMPORTED, RECORDED, REPAIRED, import_entry_status
 from .catalog import catalog, entry
 from .entry import ZooError
 from .manifest import assets_dir, file_matches, manifest_record, read_manifest, recover
@@ -40,7 +40,7 @@ def build_parser() -> OneLineParser:
     p_train.add_argument("--tag", help="every entry with this tag (e.g. nb03, flagship)")
     p_train.add_argument("--device", choices=("cpu", "cuda"), default=None,
                          help="where to train (default: cuda for the paper-scale entries, tag gpu; else cpu)")
-    p_train.add_argument("--max-seconds", type=float, default=None, metavar="S",
+    p_train.add_argument("--max-seconds", type=positive_number, default=None, metavar="S",
                          help="stop each training after about S seconds (recorded as stopped early)")
     p_train.add_argument("--replace", action="store_true",
                          help="retrain entries that are already built (their checkpoint and record are replaced)")
@@ -236,16 +236,23 @@ def main(argv: list[str] | None = None) -> int:
                 _migrate_half(names) if args.half else _migrate(names)
         elif args.cmd == "import":
             for name in names:
-                rec = import_entry(name, args.source, replace=args.replace)
-                what = rec["sha256"][:12] if "sha256" in rec else "its record alone, into records.json"
-                print(f"{name}: imported from {args.source} ({what}, trained on {rec.get('device')})")
+                done, rec = import_entry_status(name, args.source, replace=args.replace)
+                built = f"{rec.get('sha256', '')[:12]}, trained on {rec.get('device')}"
+                same = (f"this very build ({built})" if "sha256" in rec else "this very record, in records.json")
+                print({IMPORTED: f"{name}: imported from {args.source} ({built})",
+                       REPAIRED: f"{name}: its record was there without its file (or with a damaged one); the file "
+                                 f"was copied from {args.source} ({built})",
+                       RECORDED: f"{name}: imported from {args.source} (its record alone, into records.json, "
+                                 f"trained on {rec.get('device')})"}.get(
+                    done, f"{name}: the assets folder already holds {same}; nothing to import"))
         elif args.cmd == "retire":
             for name in names:
                 retire(name)
-                print(f"{name}: retired (record kept in assets/retired.json; rebuild: {PROG} train {name})")
+                also = f" ({resolve(name)})" if resolve(name) != name else ""
+                print(f"{name}{also}: retired (record kept in assets/retired.json; rebuild: {PROG} train {name})")
         elif args.cmd == "train":
             for name in names:
-                rec = build(name, device=args.device, max_seconds=args.max_seconds)
+                rec = build(name, device=args.device, max_seconds=args.max_seconds, replace=args.replace)
                 print(f"{name}: trained in {rec['train_seconds']} s; EM " +
                       ", ".join(f"{k}: {v:.3f}" for k, v in rec["metrics"]["em"].items()))
         else:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import torch
 
+from ...core.config_checks import check_field_types
 from ...core.model import ModelConfig, Transformer
 from ...core.task_config import TaskConfig
 from ...core.train import LOG_EVERY, TrainConfig
@@ -58,6 +59,7 @@ class ZooEntry:
     seeded: bool = True       # False: a one-seed recipe whose entry is named by the recipe id alone
 
     def __post_init__(self) -> None:
+        check_field_types(self, ValueError)
         # the builder's callback runs at fit's logged steps
         if not isinstance(self.curve_every, int) or self.curve_every < 0 or self.curve_every % LOG_EVERY:
             raise ValueError(f"{self.name}: curve_every must be 0 or a positive multiple of {LOG_EVERY} (the "

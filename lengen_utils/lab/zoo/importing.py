@@ -8,7 +8,10 @@ writes them. The record is kept as built: its command, device, seconds and metri
 (too large for assets/) brings its record alone, into ``records.json`` (:mod:`.records`).
 
 An entry that assets/ already holds as a different build is refused, with what would change (its sha256 and its
-exact match, old -> new); ``replace=True`` (``zoo import --replace``) replaces it. The same build again is a no-op.
+exact match, old -> new); ``replace=True`` (``zoo import --replace``) replaces it. The same build again is a no-op,
+and is reported as one (:func:`import_entry_status`); a record whose file is missing or damaged is repaired. These
+decisions are taken under the store's lock, against what is there at that moment (another import or train may have
+committed meanwhile), and the copy is hashed before it is renamed in: it must be the file its record names.
 
 ``SOURCE`` is an assets folder (``manifest.json`` and ``zoo/NAME.safetensors``) or a flat folder of
 ``NAME.safetensors`` files with ``manifest.json`` or ``manifest-NAME.json`` beside them.
@@ -25,8 +28,8 @@ from .aliases import resolve
 from .builder import catalog_entry_of
 from .catalog import entry
 from .entry import RECORD_ONLY_TAG, ZooError
-from .manifest import assets_dir, commit, read_manifest
-from .records import change_summary, import_record
+from .manifest import assets_dir, check_record, commit_locked, file_matches, read_manifest, store_session
+from .records import import_record_status
 
 
 def _source_files(source: Path, name: str) -> tuple[Path, dict]:
@@ -59,18 +62,32 @@ def _check_destination(root: Path) -> None:
         raise ZooError(str(err)) from None
 
 
+#: What an import did: the file and record written, the same build found intact (nothing written), or the file of a
+#: record that was there without it (or damaged) written again
+IMPORTED, UNCHANGED, REPAIRED, RECORDED = "imported", "unchanged", "repaired", "recorded"
+
+
 def import_entry(name: str, source: str | Path, assets: Path | None = None, replace: bool = False) -> dict:
     """Check ``name``'s checkpoint and record in ``source`` and add both to ``assets`` (default assets/). ``name``
-    may be an alias. A different build already there is refused unless ``replace``; the same build is left as is."""
+    may be an alias. A different build already there is refused unless ``replace``; the same build is left as is.
+    Returns the record in ``assets``."""
+    return import_entry_status(name, source, assets, replace)[1]
+
+
+def import_entry_status(name: str, source: str | Path, assets: Path | None = None,
+                        replace: bool = False) -> tuple[str, dict]:
+    """:func:`import_entry`, with what it did: ``(IMPORTED | UNCHANGED | REPAIRED | RECORDED, record)``."""
     source, name = Path(source), resolve(name)
     if not source.is_dir():
         raise ZooError(f"{source} is not a folder")
     root = assets_dir(assets)
     _check_destination(root)
     if RECORD_ONLY_TAG in entry(name).tags:      # too large for assets/: the record alone (records.json)
-        return import_record(name, _source_record(source, name), source, root, replace=replace)
+        wrote, kept = import_record_status(name, _source_record(source, name), source, root, replace=replace)
+        return (RECORDED if wrote else UNCHANGED), kept
     checkpoint, record = _source_files(source, name)
     try:
+        check_record(name, record, source)
         catalog_entry_of(name, record)
     except (AssertionError, KeyError, TypeError, ValueError) as err:
         raise ZooError(f"{name}: the record in {source} is not this catalog's entry ({err})") from None
@@ -80,14 +97,15 @@ def import_entry(name: str, source: str | Path, assets: Path | None = None, repl
         load_model(checkpoint, expected_sha256=record["sha256"])
     except CheckpointError as err:
         raise ZooError(f"{checkpoint} does not load: {err}") from None
-    old = read_manifest(root).get(name)
-    if old is not None and old.get("sha256") == record["sha256"]:
-        return old                                           # this very build is already there
-    if old is not None and not replace:
-        raise ZooError(f"{name} is already in {root} as another build ({change_summary(old, record)}); "
-                       f"nothing was written; import with --replace to replace it")
     kept = {k: v for k, v in record.items() if k not in ("file", "sha256")}
-    return commit(name, kept, lambda path: shutil.copyfile(checkpoint, path), root)
+    with store_session(root):                # decided and written under the lock, against what is there now
+        old = read_manifest(root).get(name)
+        intact = file_matches(root, old)
+        if intact and old["sha256"] == record["sha256"]:
+            return UNCHANGED, old                            # this very build is already there, file and record
+        written = commit_locked(name, kept, lambda path: shutil.copyfile(checkpoint, path), root, replace=replace,
+                          expected_sha256=record["sha256"])
+    return (REPAIRED if old is not None and not intact else IMPORTED), written
 
 
-__all__ = ["import_entry"]
+__all__ = ["IMPORTED", "RECORDED", "REPAIRED", "UNCHANGED", "import_entry", "import_entry_status"]

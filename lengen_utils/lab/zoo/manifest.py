@@ -13,6 +13,7 @@ renames are done, the old asset and the old manifest are left (or put back) as t
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import signal
@@ -84,31 +85,92 @@ def read_manifest(assets: Path | None = None) -> dict:
     if bad:
         raise ZooError(f"{path}: the records of {bad} are not JSON objects; restore the file with "
                        f"`git checkout {path}`")
+    for name, record in data.items():          # every record is checked when it is read, not where it is used
+        check_record(name, record, path)
     return data
 
 
-def check_record(name: str, record: dict, where: Path | str = MANIFEST) -> dict:
-    """Refuse a record that lacks a required key or whose metrics have no ``em`` table."""
-    missing = [k for k in REQUIRED if k not in record]
+#: The records of entries recorded without weights (tag ``record-only``) and of retired entries (``zoo retire``).
+RECORDS, RETIRED = "records.json", "retired.json"
+
+
+def read_unstored(file_name: str, assets: Path | None = None) -> dict:
+    """``{name: record}`` of ``records.json`` or ``retired.json`` (empty when there is no file), every record
+    checked as the manifest's are (without a file or sha256: these entries have no weights in assets/)."""
+    path = assets_dir(assets) / file_name
+    if not path.is_file():
+        return {}
+    try:
+        records = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as err:
+        raise ZooError(f"cannot read {path} ({err}); restore it with `git checkout {file_name}`") from None
+    if not isinstance(records, dict):
+        raise ZooError(f"{path} should hold an object of records, got {type(records).__name__}; restore it "
+                       f"with `git checkout {file_name}`")
+    for name, record in records.items():
+        check_record(name, record, path, stored=False)
+    return records
+
+
+def check_record(name: str, record: object, where: Path | str = MANIFEST, stored: bool = True) -> dict:
+    """Refuse a record that lacks a required key or whose fields have the wrong type (metrics without an ``em``
+    table of ``{length: number}``, a file or sha256 that is not a string), in one line naming the entry and the
+    file. ``stored=False``: a record without weights (``records.json``, ``retired.json``), so no file or sha256."""
     rebuild = f"python -m lengen_utils.lab.zoo train {name}"
+    if not isinstance(record, dict):
+        raise ZooError(f"the record of {name!r} in {where} is a JSON {type(record).__name__}, not an object; "
+                       f"restore the file with `git checkout {where}`")
+    required = REQUIRED if stored else tuple(k for k in REQUIRED if k not in ("file", "sha256"))
+    missing = [k for k in required if k not in record]
     if missing:
         raise ZooError(f"the record of {name!r} in {where} lacks {', '.join(map(repr, missing))} "
-                       f"(required: {', '.join(REQUIRED)}); rebuild it with `{rebuild}`")
-    if not isinstance(record["metrics"], dict) or not isinstance(record["metrics"].get("em"), dict):
-        raise ZooError(f"the record of {name!r} in {where} has no metrics['em'] table {{length: EM}}; "
-                       f"rebuild it with `{rebuild}`")
+                       f"(required: {', '.join(required)}); rebuild it with `{rebuild}`")
+    wrong = [k for k in ("file", "sha256", "command") if k in record and not isinstance(record[k], str)]
+    wrong += [k for k in ("task", "model") if not isinstance(record[k], dict)]
+    if wrong:
+        raise ZooError(f"the record of {name!r} in {where} has {', '.join(f'{k}={record[k]!r}' for k in wrong)} "
+                       f"of the wrong type; restore the file with `git checkout {where}` or rebuild it with "
+                       f"`{rebuild}`")
+    em = record["metrics"].get("em") if isinstance(record["metrics"], dict) else None
+    if not isinstance(em, dict) or not em:
+        raise ZooError(f"the record of {name!r} in {where} has no metrics['em'] table {{length: EM}} (got "
+                       f"metrics={_short(record['metrics'])}); rebuild it with `{rebuild}`")
+    bad = [f"{k!r}: {_short(v)}" for k, v in em.items() if not (str(k).isdigit() and _is_number(v))]
+    if bad:
+        raise ZooError(f"the record of {name!r} in {where} has metrics['em'] entries that are not "
+                       f"{{length: number}}: {', '.join(bad[:3])}; restore the file with `git checkout {where}` "
+                       f"or rebuild it with `{rebuild}`")
     return record
+
+
+def _short(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def why_not_built(name: str, assets: Path | None = None) -> str:
+    """The sentence for an entry that the manifest does not hold: retired (with how to build it again), recorded
+    without weights, or never built."""
+    root = assets_dir(assets)
+    train = f"`python -m lengen_utils.lab.zoo train {name}`"
+    if name in read_unstored(RETIRED, root):
+        return (f"{name!r} was retired from {root} (`zoo retire`): its weights were deleted and its record, with "
+                f"its measurements, is kept in {RETIRED}; {train} builds it again")
+    if name in read_unstored(RECORDS, root):
+        return (f"{name!r} is recorded without weights in {root / RECORDS} (measured on a GPU, too large for "
+                f"assets/): its metrics can be read there, but there is no file to load or retire")
+    return f"{name!r} is not built (not in {manifest_path(root)}); build it with {train}"
 
 
 def manifest_record(name: str, assets: Path | None = None) -> dict:
     """The checked record of ``name`` (an alias reads its entry's, :mod:`.aliases`); a name that is not built
     raises :class:`ZooError`."""
     name = resolve(name)
+    settle(assets)
     manifest = read_manifest(assets)
     if name not in manifest:
-        raise ZooError(f"{name!r} is not built (not in {manifest_path(assets)}); build it with "
-                       f"`python -m lengen_utils.lab.zoo train {name}`")
-    return check_record(name, manifest[name], manifest_path(assets))
+        raise ZooError(why_not_built(name, assets))
+    return manifest[name]
 
 
 def metrics(name: str, assets: Path | None = None) -> dict[int, float]:
@@ -145,26 +207,81 @@ def _compact(value: object, depth: int = 0) -> str:
 
 
 def _write_json(path: Path, manifest: dict) -> None:
-    with open(path, "w") as f:
-        f.write(_compact(dict(sorted(manifest.items()))) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
+    write_file(path, (_compact(dict(sorted(manifest.items()))) + "\n").encode())
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` and sync it, with ``os.write`` (the store's one way of writing its JSON files, so
+    that a full disk shows up here, as an ``OSError``, and nowhere later)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+#: What to do about an OS fault, by errno: a read-only folder, a full disk
+_READ_ONLY = (errno.EACCES, errno.EPERM, errno.EROFS)
+_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+def store_fault(err: OSError, root: Path) -> ZooError:
+    """An OS error met while the store read or wrote ``root``, as one line: what failed, where, and what to do.
+    Every writer undoes its change first (or leaves what :func:`recover` completes), so nothing saved is lost."""
+    where = err.filename or root
+    what = err.strerror or str(err)
+    if err.filename and not _within(err.filename, root):       # another file (an import's source): not the store's
+        return ZooError(f"{what}: {err.filename}; nothing in the assets folder {root} was changed")
+    if err.errno in _READ_ONLY:
+        return ZooError(f"cannot write in the assets folder {root}: {where} is read-only for this user ({what}); "
+                        f"nothing was changed; make the folder writable, or set LENGEN_ASSETS to a writable copy")
+    if err.errno in _FULL:
+        return ZooError(f"cannot write in the assets folder {root}: the disk is full ({what}, writing {where}); "
+                        f"the entries and their records are as they were; free some space and run the command "
+                        f"again")
+    return ZooError(f"the assets folder {root}: {what} ({where}); the entries and their records are as they were "
+                    f"or are repaired by the next zoo command")
+
+
+def _within(path: str | os.PathLike, root: Path) -> bool:
+    try:
+        return Path(os.fsdecode(path)).resolve().is_relative_to(root.resolve())
+    except (OSError, ValueError):
+        return False
+
+
+#: Assets folders whose lock this process holds (the lock is re-entrant within a process)
+_HELD: set[Path] = set()
 
 
 @contextlib.contextmanager
 def manifest_lock(assets: Path | None = None) -> Iterator[None]:
     """Hold an exclusive lock on the assets folder's manifest while reading, changing and replacing it,
-    so that two processes recording at once cannot drop each other's record."""
+    so that two processes recording at once cannot drop each other's record. Re-entrant within a process (a
+    nested call holds it already). An ``OSError`` inside (a read-only folder, a full disk) leaves as a
+    :class:`ZooError` of one line (:func:`store_fault`)."""
     root = assets_dir(assets)
-    if fcntl is None or not root.is_dir():
+    key = root.resolve()
+    if key in _HELD:
         yield
         return
-    with open(root / LOCK, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
+    try:
+        if fcntl is None or not root.is_dir():
             yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            return
+        with open(root / LOCK, "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            _HELD.add(key)
+            try:
+                yield
+            finally:
+                _HELD.discard(key)
+                fcntl.flock(handle, fcntl.LOCK_UN)
+    except OSError as err:
+        raise store_fault(err, root) from None
 
 
 def record_in_manifest(name: str, record: dict, assets: Path | None = None) -> None:
@@ -223,11 +340,18 @@ COMMIT_STEPS = ("written", "old-aside", "new-in", "manifest-in")
 PAUSE_ENV = "LENGEN_COMMIT_PAUSE"
 
 
-def _pause(root: Path, step: str) -> None:
+#: The same for :func:`~.records.retire`: its record written to retired.json; then the manifest without it
+RETIRE_STEPS = ("retired-recorded", "retired-unlisted")
+
+
+def pause_point(root: Path, step: str) -> None:
+    """Stop at ``step`` when ``$LENGEN_COMMIT_PAUSE`` names it, until the marker file is deleted (a test resumes
+    the process that way, or kills it)."""
     if os.environ.get(PAUSE_ENV) == step:
-        (root / f".paused-{step}").write_text(str(os.getpid()))
-        while True:                                  # pragma: no cover - killed by the test
-            time.sleep(1)
+        marker = root / f".paused-{step}"
+        marker.write_text(str(os.getpid()))
+        while marker.exists():                       # pragma: no cover - a test resumes or kills it
+            time.sleep(0.05)
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -248,6 +372,28 @@ def file_matches(root: Path, record: dict | None) -> bool:
     """Whether ``record``'s file is in ``root`` and is the one the record names (its sha256)."""
     path = root / str((record or {}).get("file", ""))
     return bool(record) and path.is_file() and file_sha256(path) == record.get("sha256")
+
+
+def leftovers(root: Path) -> list[Path]:
+    """The files an interrupted write leaves in ``root`` (a pending manifest, a new or set-aside asset)."""
+    zoo = root / "zoo"
+    return (sorted(root.glob(f".{MANIFEST}.*.new")) + sorted(zoo.glob(".*.new")) + sorted(zoo.glob(".*.new.tmp"))
+            + sorted(zoo.glob(".*.old")))
+
+
+def settle(assets: Path | None = None) -> None:
+    """Before an entry is read: finish or undo a write that a crash interrupted (:func:`recover`, one line each on
+    stderr), so that a reader never meets the half-done state; where the folder is read-only, raise
+    :class:`ZooError` saying what to run where it is writable. Nothing to do (the usual case) costs two globs."""
+    root = assets_dir(assets)
+    if not root.is_dir() or root.resolve() in _HELD or not leftovers(root):
+        return
+    if any(folder.is_dir() and not os.access(folder, os.W_OK) for folder in (root, root / "zoo")):
+        names = ", ".join(p.name for p in leftovers(root)[:3])
+        raise ZooError(f"a write to {root} was interrupted (it left {names}) and this user cannot repair it there "
+                       f"(the folder is read-only); run `python -m lengen_utils.lab.zoo list` as a user who can "
+                       f"write to it, which finishes or undoes the write")
+    recover(root)
 
 
 def recover(assets: Path | None = None, quiet: bool = False) -> list[str]:
@@ -288,7 +434,17 @@ def _recover(root: Path, quiet: bool = False) -> list[str]:
             pending.unlink(missing_ok=True)
             messages.append(f"undid an interrupted write of {', '.join(changed) or 'the manifest'} (the old entry "
                             f"is kept)")
+    for stray in sorted(root.glob(f".{RECORDS}.*.new")) + sorted(root.glob(f".{RETIRED}.*.new")):
+        stray.unlink(missing_ok=True)                # the file it was to replace is whole (os.replace is atomic)
+        messages.append(f"deleted the unfinished file {stray.name} of an interrupted write")
     zoo = root / "zoo"                               # (glob of a missing folder finds nothing)
+    manifest, retired = read_manifest(root), read_unstored(RETIRED, root)
+    for name in sorted(set(retired) - set(manifest)):
+        orphan = zoo / f"{name}.safetensors"
+        if orphan.is_file():                         # a retire killed between its manifest and its delete
+            orphan.unlink()
+            messages.append(f"deleted {orphan.name}: {name} is retired (its record is in {RETIRED}) and an "
+                            f"interrupted retire had left its weights")
     for leftover in sorted(zoo.glob(".*.new")) + sorted(zoo.glob(".*.new.tmp")):
         leftover.unlink(missing_ok=True)
         messages.append(f"deleted the unfinished file {leftover.name} of an interrupted write")
@@ -309,56 +465,101 @@ def _recover(root: Path, quiet: bool = False) -> list[str]:
     return messages
 
 
-def commit(name: str, record: dict, write_asset: Callable[[Path], object], assets: Path | None = None) -> dict:
+def change_summary(old: dict, new: dict) -> str:
+    """What replacing record ``old`` by ``new`` changes: the sha256 and the exact match per length, old -> new."""
+    parts = []
+    if old.get("sha256") != new.get("sha256"):
+        parts.append(f"sha256 {str(old.get('sha256'))[:12]} -> {str(new.get('sha256'))[:12]}")
+    em_old, em_new = old.get("metrics", {}).get("em", {}), new.get("metrics", {}).get("em", {})
+    moved = [f"{k}: {em_old[k]:.3f} -> {em_new[k]:.3f}" for k in em_new if k in em_old and em_old[k] != em_new[k]]
+    if moved:
+        parts.append("EM " + ", ".join(moved[:6]) + (", ..." if len(moved) > 6 else ""))
+    return "; ".join(parts) or "the record's other fields (command, seconds, device)"
+
+
+@contextlib.contextmanager
+def store_session(assets: Path | None = None) -> Iterator[Path]:
+    """The store's one way in for a writer: Ctrl-C held back, the folder's lock held, and any interrupted write
+    finished or undone first; yields the assets folder. What the writer decides inside (is this entry built? by
+    which build?) holds until it leaves: no other process can commit meanwhile."""
+    root = assets_dir(assets)
+    with sigint_deferred(), manifest_lock(root):
+        _recover(root)
+        yield root
+
+
+def commit(name: str, record: dict, write_asset: Callable[[Path], object], assets: Path | None = None, *,
+           replace: bool = True, expected_sha256: str | None = None) -> dict:
     """Write entry ``name``'s asset (with ``write_asset(path)``) and its manifest record together.
 
     Both go to temporary files first, synced to disk; then the old asset is set aside (``.old``), the new asset and
     the new manifest are renamed into place, and the old asset is deleted. On an exception or Ctrl-C before both
     renames are done, the old asset and the old manifest are put back. A crash (kill -9, power loss) at any step
-    leaves files from which :func:`recover`, run at the start of the next commit or zoo command, completes the
+    leaves files from which :func:`recover`, run at the start of the next commit, zoo command or load, completes the
     write (the new manifest is synced before anything is renamed) or undoes it. Returns the record with ``file``
     and ``sha256`` filled in.
+
+    Under the lock, before anything is renamed: ``replace=False`` refuses to replace an intact entry of another
+    build (one that a concurrent writer committed meanwhile included), and ``expected_sha256`` refuses an asset
+    whose bytes, as written, are not the ones its record describes (a source changed while it was copied). After
+    the renames the file in place is hashed again: a commit that did not store what it recorded raises.
     """
-    root = assets_dir(assets)
+    with store_session(assets) as root:
+        return commit_locked(name, record, write_asset, root, replace, expected_sha256)
+
+
+def commit_locked(name: str, record: dict, write_asset: Callable[[Path], object], root: Path, replace: bool,
+            expected_sha256: str | None) -> dict:
+    """:func:`commit` inside a :func:`store_session`."""
     final, mpath = checkpoint_path(name, root), manifest_path(root)
     tag = f"{os.getpid()}"
     tmp_asset = final.with_name(f".{final.name}.{tag}.new")
     tmp_manifest = mpath.with_name(f".{MANIFEST}.{tag}.new")
     backup = final.with_name(f".{final.name}.{tag}.old")
     final.parent.mkdir(parents=True, exist_ok=True)
-    with sigint_deferred(), manifest_lock(root):
-        _recover(root)
+    try:
+        write_asset(tmp_asset)
+        _fsync_file(tmp_asset)
+        sha = file_sha256(tmp_asset)
+        if expected_sha256 is not None and sha != expected_sha256:
+            raise ZooError(f"{name}: the file written for it (sha256 {sha[:12]}) is not the one its record names "
+                           f"({str(expected_sha256)[:12]}); its source changed while it was copied; nothing was "
+                           f"changed; run the command again")
+        record = {**record, "file": final.relative_to(root).as_posix(), "sha256": sha}
+        manifest = read_manifest(root)
+        current = manifest.get(name)
+        if not replace and current is not None and current.get("sha256") != sha and file_matches(root, current):
+            raise ZooError(f"{name} is already in {root} as another build ({change_summary(current, record)}); "
+                           f"nothing was written; import with --replace (or train with --replace) to replace it")
+        manifest[name] = record
+        _write_json(tmp_manifest, manifest)
+        _fsync_dir(root)
+        pause_point(root, "written")
+        had_old = final.exists()
+        if had_old:
+            os.replace(final, backup)
+            pause_point(root, "old-aside")
         try:
-            write_asset(tmp_asset)
-            _fsync_file(tmp_asset)
-            record = {**record, "file": final.relative_to(root).as_posix(), "sha256": file_sha256(tmp_asset)}
-            manifest = read_manifest(root)
-            manifest[name] = record
-            _write_json(tmp_manifest, manifest)
+            os.replace(tmp_asset, final)
+            _fsync_dir(final.parent)
+            pause_point(root, "new-in")
+            os.replace(tmp_manifest, mpath)
             _fsync_dir(root)
-            _pause(root, "written")
-            had_old = final.exists()
+            pause_point(root, "manifest-in")
+        except BaseException:
             if had_old:
-                os.replace(final, backup)
-                _pause(root, "old-aside")
-            try:
-                os.replace(tmp_asset, final)
-                _fsync_dir(final.parent)
-                _pause(root, "new-in")
-                os.replace(tmp_manifest, mpath)
-                _fsync_dir(root)
-                _pause(root, "manifest-in")
-            except BaseException:
-                if had_old:
-                    os.replace(backup, final)
-                else:
-                    final.unlink(missing_ok=True)
-                raise
-            if had_old:
-                backup.unlink(missing_ok=True)
-        finally:
-            for leftover in (tmp_asset, tmp_manifest, tmp_asset.with_name(tmp_asset.name + ".tmp")):
-                leftover.unlink(missing_ok=True)
+                os.replace(backup, final)
+            else:
+                final.unlink(missing_ok=True)
+            raise
+        if had_old:
+            backup.unlink(missing_ok=True)
+    finally:
+        for leftover in (tmp_asset, tmp_manifest, tmp_asset.with_name(tmp_asset.name + ".tmp")):
+            leftover.unlink(missing_ok=True)
+    if file_sha256(final) != sha:                    # pragma: no cover - a file system that lost the rename
+        raise ZooError(f"{name}: after the commit, {final} is not the file its record names; run "
+                       f"`python -m lengen_utils.lab.zoo verify --no-retrain {name}`")
     return record
 
 

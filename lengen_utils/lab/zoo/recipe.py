@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Iterable, Mapping, TypeVar
 
-from ...core.config_checks import ConfigError, override_value, parse_override, require_int, require_ints
+from ...core.config_checks import (ConfigError, check_field_types, override_value, parse_override, require_int,
+                                   require_ints)
 from ...core.model import ModelConfig
 from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
@@ -111,6 +112,7 @@ class Recipe:
     seed_in_name: bool = True          # False: a one-seed recipe whose entry is named by the id alone
 
     def __post_init__(self) -> None:
+        check_field_types(self, ValueError)
         if self.id.strip() != self.id or " " in self.id:
             raise ValueError(f"a recipe id is one word, e.g. 'nb05-plain'; got {self.id!r}")
         seeds = require_ints(self.seeds, "seeds", error=ValueError, owner=self.id)

@@ -8,14 +8,13 @@ entry checks the record against the catalog (same configs and test lengths) and 
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from .aliases import resolve
 from .builder import catalog_entry_of
 from .entry import RECORD_ONLY_TAG, ZooError
-from .manifest import assets_dir, manifest_lock, manifest_path, read_manifest, replace_json
-
-RECORDS = "records.json"
+from .manifest import (RECORDS, RETIRED, assets_dir, change_summary, check_record, manifest_path, pause_point,
+                       read_manifest, read_unstored, replace_json, store_session, why_not_built)
 
 
 def records_path(assets: Path | None = None) -> Path:
@@ -23,17 +22,9 @@ def records_path(assets: Path | None = None) -> Path:
 
 
 def read_records(assets: Path | None = None) -> dict:
-    """``{name: record}`` of the entries recorded without weights (empty when there is no file)."""
-    path = records_path(assets)
-    if not path.is_file():
-        return {}
-    try:
-        records = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as err:
-        raise ZooError(f"cannot read {path} ({err}); restore it with `git checkout {RECORDS}`") from None
-    if not isinstance(records, dict):
-        raise ZooError(f"{path} should hold an object of records, got {type(records).__name__}")
-    return records
+    """``{name: record}`` of the entries recorded without weights (empty when there is no file); every record is
+    checked as it is read, and a bad one is named in one line (:class:`ZooError`)."""
+    return read_unstored(RECORDS, assets)
 
 
 def recorded(name: str, assets: Path | None = None) -> dict:
@@ -44,69 +35,62 @@ def recorded(name: str, assets: Path | None = None) -> dict:
     return records[name]
 
 
-def change_summary(old: dict, new: dict) -> str:
-    """What replacing record ``old`` by ``new`` changes: the sha256 and the exact match per length, old -> new."""
-    parts = []
-    if old.get("sha256") != new.get("sha256"):
-        parts.append(f"sha256 {str(old.get('sha256'))[:12]} -> {str(new.get('sha256'))[:12]}")
-    em_old, em_new = old.get("metrics", {}).get("em", {}), new.get("metrics", {}).get("em", {})
-    moved = [f"{k}: {em_old[k]:.3f} -> {em_new[k]:.3f}" for k in em_new if k in em_old and em_old[k] != em_new[k]]
-    if moved:
-        parts.append("EM " + ", ".join(moved[:6]) + (", ..." if len(moved) > 6 else ""))
-    return "; ".join(parts) or "the record's other fields (command, seconds, device)"
-
-
 def import_record(name: str, record: dict, source: Path, assets: Path | None = None, replace: bool = False) -> dict:
     """Check ``record`` against the catalog's entry ``name`` and add it to ``records.json`` (``stored: false``).
     A different record already there is refused unless ``replace``: a recorded result is never replaced without a
     word."""
+    return import_record_status(name, record, source, assets, replace)[1]
+
+
+def import_record_status(name: str, record: dict, source: Path, assets: Path | None = None,
+                         replace: bool = False) -> tuple[bool, dict]:
+    """:func:`import_record`, with whether it wrote anything (``False``: this very record was there already)."""
     try:
         catalog_entry_of(name, record)
     except (AssertionError, KeyError, TypeError, ValueError) as err:
         raise ZooError(f"{name}: the record in {source} is not this catalog's entry ({err})") from None
     kept = {**{k: v for k, v in record.items() if k not in ("file", "sha256")}, "stored": False}
-    with manifest_lock(assets):              # the assets folder's one lock: no concurrent writer drops a record
-        records = read_records(assets)
-        if name in records and records[name] != kept and not replace:
+    check_record(name, kept, source, stored=False)
+    with store_session(assets) as root:      # the assets folder's one lock: no concurrent writer drops a record
+        records = read_records(root)
+        if records.get(name) == kept:
+            return False, kept
+        if name in records and not replace:
             change = change_summary(records[name], kept)
             raise ZooError(f"{RECORDS} already holds another record of {name!r} ({change}); nothing was written; "
                            f"import with --replace to replace it")
         records[name] = kept
-        replace_json(records_path(assets), records)
-    return kept
+        replace_json(records_path(root), records)
+    return True, kept
 
 
-__all__ = ["RECORDS", "RECORD_ONLY_TAG", "import_record", "read_records", "recorded", "records_path"]
-
-
-RETIRED = "retired.json"
+__all__ = ["RECORDS", "RECORD_ONLY_TAG", "RETIRED", "change_summary", "import_record", "import_record_status",
+           "read_records", "read_retired",
+           "recorded", "records_path", "retire"]
 
 
 def read_retired(assets: Path | None = None) -> dict:
     """``{name: record}`` of the entries whose weights were retired from ``assets/`` (empty when none were)."""
-    path = assets_dir(assets) / RETIRED
-    if not path.is_file():
-        return {}
-    try:
-        return json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as err:
-        raise ZooError(f"cannot read {path} ({err}); restore it with `git checkout {RETIRED}`") from None
+    return read_unstored(RETIRED, assets)
 
 
 def retire(name: str, assets: Path | None = None) -> dict:
     """Take a built entry's weights out of ``assets/`` to keep the clone small: its manifest record moves to
     ``retired.json`` (``"stored": false``, measurements kept), then its checkpoint file is deleted. The recipe stays
     in the catalog, so ``zoo train NAME`` builds it again. In that order, a crash leaves the record in both files or
-    an unlisted file, never a result lost. Returns the retired record."""
-    root = assets_dir(assets)
-    with manifest_lock(root):
+    an unlisted file (which the next zoo command deletes), never a result lost. ``name`` may be an alias. Returns the
+    retired record."""
+    name = resolve(name)
+    with store_session(assets) as root:
         manifest = read_manifest(root)
         if name not in manifest:
-            raise ZooError(f"{name!r} is not built in {root}; nothing to retire")
+            raise ZooError(f"{why_not_built(name, root)}; nothing to retire")
         record = manifest.pop(name)
         retired = read_retired(root)
         retired[name] = {**{k: v for k, v in record.items() if k not in ("file", "sha256")}, "stored": False}
         replace_json(root / RETIRED, retired)
+        pause_point(root, "retired-recorded")
         replace_json(manifest_path(root), manifest)
+        pause_point(root, "retired-unlisted")
         (root / record["file"]).unlink(missing_ok=True)
     return retired[name]

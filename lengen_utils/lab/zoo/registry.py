@@ -65,8 +65,7 @@ def get_recipe(recipe_id: str) -> Recipe:
         return RECIPES[recipe_id]
     seeds = recipe_entries(recipe_id)
     if not seeds:
-        known = sorted({e.recipe for e in ENTRIES.values()})
-        close = difflib.get_close_matches(recipe_id, known, n=3)
+        close = _close_recipes(recipe_id, 3)
         raise ZooError(f"unknown zoo recipe {recipe_id!r}" + (f"; did you mean {', '.join(close)}?" if close else ""))
     first = ENTRIES[next(iter(seeds.values()))]
     return Recipe.from_entry(first, seeds=tuple(seeds))
@@ -77,16 +76,33 @@ def catalog() -> dict[str, ZooEntry]:
     return ENTRIES
 
 
+def closest(name: str, known: list[str], renamed: dict[str, str], n: int = 5, cutoff: float = 0.5) -> list[str]:
+    """The ``n`` names closest to ``name``, for a "did you mean": ``known`` names and the deprecated ids of
+    ``renamed`` (``{old: new}``) compete alike, and an old id that wins is shown as its new one ("NEW (renamed from
+    OLD)"), so a typo in an old id points at what it became, not at another recipe that happens to look alike."""
+    shown: list[str] = []
+    for match in difflib.get_close_matches(name, sorted(known) + sorted(renamed), n=2 * n, cutoff=cutoff):
+        label = f"{renamed[match]} (renamed from {match})" if match in renamed else match
+        if match in renamed and renamed[match] in shown:       # the new name itself is listed already: say so there
+            shown[shown.index(renamed[match])] = label
+        elif not any(s.split(" ")[0] == label.split(" ")[0] for s in shown):
+            shown.append(label)
+    return shown[:n]
+
+
 def unknown_entries_message(names: list[str]) -> str:
-    """One sentence for names that are no entry: each with its closest entries or aliases, and where the full list
-    is (the catalog holds hundreds: listing them all buries the answer)."""
-    known = sorted(ENTRIES) + sorted(ALIASES)
+    """One sentence for names that are no entry: each with its closest entries or aliases (or renamed ids, as their
+    new names), and where the full list is (the catalog holds hundreds: listing them all buries the answer)."""
     parts = []
     for name in names:
-        close = difflib.get_close_matches(name, known, n=5, cutoff=0.5)
+        close = closest(name, list(ENTRIES) + list(ALIASES), RENAMED_ENTRIES)
         parts.append(f"{name!r} (closest: {', '.join(close)})" if close else repr(name))
     return (f"unknown zoo entr{'y' if len(names) == 1 else 'ies'} {'; '.join(parts)}; "
             f"`python -m lengen_utils.lab.zoo list` lists the {len(ENTRIES)} known entries")
+
+
+def _close_recipes(recipe_id: str, n: int) -> list[str]:
+    return closest(recipe_id, sorted({e.recipe for e in ENTRIES.values()}), RENAMED, n=n, cutoff=0.6)
 
 
 def entry(name: str) -> ZooEntry:
@@ -123,6 +139,6 @@ def entry_for(recipe: str, seed: int) -> ZooEntry:
         return ENTRIES[seeds[seed]]
     if seeds:
         raise ZooError(f"zoo recipe {recipe!r} has no seed {seed!r}; its seeds: {', '.join(map(str, seeds))}")
-    close = difflib.get_close_matches(recipe, sorted({e.recipe for e in ENTRIES.values()}), n=5)
+    close = _close_recipes(recipe, 5)
     raise ZooError(f"unknown zoo recipe {recipe!r} (asked for seed {seed!r}); "
                    f"{'closest recipes: ' + ', '.join(close) if close else 'no recipe is close'}")

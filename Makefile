@@ -15,7 +15,8 @@ course:
 # unit tests and every notebook (nbval): notebooks are committed executed (`make outputs`), so nbval runs each
 # cell and compares its fresh outputs with the committed ones, after tests/nbval_sanitize.cfg masks what
 # legitimately varies (live timings, the machine's torch and threads); the asserts inside the notebooks check the
-# claims. The cells whose outputs are not compared are listed, with the reason, in tests/test_notebook_policy.py
+# claims. The cells whose outputs are not compared are listed, with the reason, in tests/test_notebook_policy.py.
+# (The two flags after --nbval are the defaults that the root conftest.py sets; they are spelled out here.)
 NBVAL = --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 test:
 	PY=$$($(INSTALL)) && "$$PY" -m pytest tests notebooks $(NBVAL) -q

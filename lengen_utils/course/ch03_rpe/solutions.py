@@ -17,3 +17,13 @@ def generalizable_length(curves_by_seed, threshold=0.95):
             break                                                      # the first failure ends the run
         best = n
     return best
+
+
+def drop_length(frame: int) -> int:
+    # the drop comes when the second operand fills its frame: no pad is left after '+', at k = l
+    return frame
+
+
+def same_significance_offset(frame: int) -> int:
+    # a's digit of significance s sits at l - 1 - s, b's at 2l - s: the key is l + 1 to the query's left
+    return -(frame + 1)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
-HEAD = re.compile(r"^###? Exercise \d+[^\n]*$", re.M)
+HEAD = re.compile(r"^###? Exercise \d+[a-z]?\b[^\n]*$", re.M)
 BOLD = re.compile(r"^\*\*(?:[0-9]+|[A-Z])\. [^*\n]+\*\*", re.M)
 LABEL = re.compile(r"^\s*\*?\(?[Dd]ifficulty:? ★[★☆]{2} · about \d+ minutes\)?\*?")
 

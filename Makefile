@@ -15,7 +15,8 @@ course:
 # unit tests and every notebook (nbval): notebooks are committed executed (`make outputs`), so nbval runs each
 # cell and compares its fresh outputs with the committed ones, after tests/nbval_sanitize.cfg masks what
 # legitimately varies (live timings, the machine's torch and threads); the asserts inside the notebooks check the
-# claims. The cells whose outputs are not compared are listed, with the reason, in tests/test_notebook_policy.py
+# claims. The cells whose outputs are not compared are listed, with the reason, in tests/test_notebook_policy.py.
+# (The two flags after --nbval are the defaults that the root conftest.py sets; they are spelled out here.)
 NBVAL = --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 test:
 	PY=$$($(INSTALL)) && "$$PY" -m pytest tests notebooks $(NBVAL) -q
@@ -30,9 +31,14 @@ outputs:
 	PY=$$($(INSTALL)) && "$$PY" scripts/outputs.py $(NB)
 
 # the course as a static site (build/book/index.html) from the committed notebooks, not re-executed;
-# BOOK_NOTEBOOKS=/other/folder renders another folder's notebooks; prints the build time and the site's size
+# BOOK_NOTEBOOKS=/other/folder renders another folder's notebooks; prints the build time and the site's size.
+# The builder has its own environment, build/book-venv, with only the extra `book` (Sphinx, MyST-NB, the theme,
+# MathJax): neither torch nor the package, which the book does not import
+BOOK_PY = build/book-venv/bin/python
 book:
-	PY=$$($(INSTALL)) && "$$PY" -m pip install -q -e ".[book]" && "$$PY" scripts/book.py $(if $(BOOK_NOTEBOOKS),--notebooks $(BOOK_NOTEBOOKS))
+	@[ -x $(BOOK_PY) ] || $(PYTHON) -m venv build/book-venv
+	$(BOOK_PY) -m pip install -q $$($(PYTHON) scripts/book.py --requirements)
+	$(BOOK_PY) scripts/book.py $(if $(BOOK_NOTEBOOKS),--notebooks $(BOOK_NOTEBOOKS))
 
 flagship:
 	PY=$$($(INSTALL)) && "$$PY" -m lengen_utils.lab.bench flagship

@@ -4,7 +4,9 @@
     python scripts/book.py --notebooks /tmp/executed
     LENGEN_BOOK_NOTEBOOKS=/tmp/executed python scripts/book.py
 
-The builder is Sphinx with MyST-NB and the Sphinx Book Theme (the extra ``book``: ``pip install -e ".[book]"``).
+The builder is Sphinx with MyST-NB and the Sphinx Book Theme (the extra ``book``; ``make book`` installs only
+that, ``python scripts/book.py --requirements``, into build/book-venv: the book needs neither torch nor the
+package).
 This script stages a source folder beside the output, ``build/.book-src/`` (and Sphinx's cache in
 ``build/.book-doctrees/``), and runs Sphinx on it:
 
@@ -17,8 +19,10 @@ This script stages a source folder beside the output, ``build/.book-src/`` (and 
   the notebooks disagree, so the two cannot drift;
 - every notebook of ``--notebooks`` (default ``notebooks/``; a notebook missing there is taken from
   ``notebooks/``), with three changes that keep the site offline and readable: the Colab setup cell is
-  removed, the Colab badge points at a local copy of its image, and widget outputs (which need a kernel)
-  become a note saying so (a progress bar keeps its text);
+  removed, the Colab badge points at a local copy of its image, widget outputs (which need a kernel)
+  become a note saying so (a progress bar keeps its text; scripts/outputs.py marks a widget's display with
+  the output metadata ``lengen_widget``), and a table wider than the text column is split by columns into
+  tables that fit it, each repeating the row labels (tests/browser/test_book_browser.py measures them);
 - MathJax 3 (``tex-chtml.js`` and its fonts, from the ``django-static-mathjax`` package), so that the formulas
   render without a network.
 
@@ -48,10 +52,16 @@ BADGE_IMAGE = "https://colab.research.google.com/assets/colab-badge.svg"
 LOCAL_BADGE = "_static/colab-badge.svg"
 SETUP_TAG = "colab-setup"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+#: the output metadata key with which scripts/outputs.py marks a widget's display (it drops the view's MIME type)
+WIDGET_MARK = "lengen_widget"
 WIDGET_NOTE = ('<p class="lengen-widget-note"><em>An interactive widget is here in the notebook: open the notebook '
                '(its Colab badge, or <code>make course</code>) and run it to use it.</em></p>')
 #: a tqdm progress bar's text (a widget whose text says all there is to see: it stays as text)
 PROGRESS_TEXT = re.compile(r"^\s*\d+%\|")
+#: the text column of the theme at its widest (a 1280-px window: 688 px) and what a table's column costs there: about
+#: 7.5 px per character of its longest word at the style sheet's 0.8 em, plus 16 px of padding (book/_static/book.css)
+TEXT_COLUMN_PX, PX_PER_CHAR, PX_PER_COLUMN = 688, 7.5, 16
+TABLE_RULE = re.compile(r"^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*(:?-{3,}:?\s*)?$")
 #: who each reference is, as the notebooks' text names it (book/references.md: ``<!-- cited-in: KEY -->``)
 CITED_AS = {"Sabbaghi": r"\bSabbaghi\b", "Cho": r"\bCho\b", "thesis": r"\bthesis\b"}
 
@@ -64,6 +74,12 @@ def constant(path: str, name: str) -> str:
 VERSION = constant("lengen_utils/core/constants.py", "__version__")
 REPO_WEB = constant("lengen_utils/course/colab.py", "REPO_URL").removesuffix(".git")
 REPO_REF = f"v{VERSION}"
+
+
+def book_requirements() -> list[str]:
+    """The extra ``book`` of pyproject.toml: what the builder needs (read as text: Python 3.9 has no tomllib)."""
+    found = re.search(r"^book\s*=\s*\[([^\]]*)\]", (REPO / "pyproject.toml").read_text(), re.M)
+    return re.findall(r'"([^"]+)"', found.group(1))
 
 
 class BookError(RuntimeError):
@@ -167,7 +183,69 @@ def references_page(template: str, notebooks: dict[str, dict]) -> str:
     return re.sub(r"<!--\s*cited-in:\s*(\w+)\s*-->", cited, template)
 
 
+# --- wide tables -------------------------------------------------------------------------------------------
+
+def table_cells(line: str) -> list[str]:
+    """The cells of a markdown table row (``\\|`` inside a cell is not a separator)."""
+    return [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
+
+
+def column_px(rows: list[list[str]], column: int) -> float:
+    """A column's estimated width when its cells wrap at spaces: its longest word, plus padding."""
+    longest = max((len(word) for row in rows if column < len(row) for word in row[column].split()), default=0)
+    return longest * PX_PER_CHAR + PX_PER_COLUMN
+
+
+def split_table(rows: list[list[str]], limit: float = TEXT_COLUMN_PX) -> list[list[list[str]]]:
+    """``rows`` (header first, no rule) as tables that each fit ``limit`` px: the columns after the first in
+    order, as many per table as fit, each table repeating the first column (the row labels)."""
+    widths = [column_px(rows, c) for c in range(max(len(r) for r in rows))]
+    if sum(widths) <= limit:
+        return [rows]
+    parts, current, used = [], [], widths[0]
+    for c in range(1, len(widths)):
+        if current and used + widths[c] > limit:
+            parts.append(current)
+            current, used = [], widths[0]
+        current.append(c)
+        used += widths[c]
+    parts.append(current)
+    return [[[row[0] if row else ""] + [row[c] if c < len(row) else "" for c in part] for row in rows]
+            for part in parts]
+
+
+def split_wide_tables(markdown: str) -> str:
+    """Markdown whose tables wider than the text column are split by columns into tables that fit it."""
+    lines, out, i = markdown.split("\n"), [], 0
+    while i < len(lines):
+        if i + 1 < len(lines) and "|" in lines[i] and TABLE_RULE.match(lines[i + 1]):
+            end = i + 2
+            while end < len(lines) and lines[end].strip().startswith("|"):
+                end += 1
+            rows = [table_cells(line) for line in [lines[i], *lines[i + 2:end]]]
+            parts = split_table(rows)
+            if len(parts) == 1:
+                out += lines[i:end]
+            else:
+                for n, part in enumerate(parts):
+                    if n:
+                        out.append("")
+                    out.append("| " + " | ".join(part[0]) + " |")
+                    out.append("|" + "---|" * len(part[0]))
+                    out += ["| " + " | ".join(row) + " |" for row in part[1:]]
+            i = end
+            continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out)
+
+
 # --- the notebooks ----------------------------------------------------------------------------------------
+
+def is_widget(out: dict) -> bool:
+    """A widget's display: saved by Jupyter (its view's MIME type) or by scripts/outputs.py (its mark)."""
+    return WIDGET_MIME in out.get("data", {}) or bool(out.get("metadata", {}).get(WIDGET_MARK))
+
 
 def book_notebook(nb: dict) -> dict:
     """The notebook as the book shows it: no Colab setup cell, a local badge image, widget outputs as a note."""
@@ -177,17 +255,21 @@ def book_notebook(nb: dict) -> dict:
         tags = cell.setdefault("metadata", {}).setdefault("tags", [])
         if cell["cell_type"] == "markdown":
             source = "".join(cell["source"])
-            if BADGE_IMAGE in source:
-                cell["source"] = source.replace(BADGE_IMAGE, LOCAL_BADGE)
+            shown = split_wide_tables(source.replace(BADGE_IMAGE, LOCAL_BADGE))
+            if shown != source:
+                cell["source"] = shown
         elif cell["cell_type"] == "code":
             if SETUP_TAG in tags and "remove-cell" not in tags:
                 tags.append("remove-cell")
             for out in cell.get("outputs", []):
                 data = out.get("data")
-                if data and WIDGET_MIME in data:
+                if data and is_widget(out):
                     text = "".join(data.get("text/plain", ""))
                     out["data"] = {"text/plain": text} if PROGRESS_TEXT.match(text) else {"text/html": WIDGET_NOTE}
                     out.get("metadata", {}).pop(WIDGET_MIME, None)
+                    out.get("metadata", {}).pop(WIDGET_MARK, None)
+                elif data and "text/markdown" in data:
+                    data["text/markdown"] = split_wide_tables("".join(data["text/markdown"]))
         if not tags:
             del cell["metadata"]["tags"]
     return nb
@@ -229,7 +311,8 @@ def mathjax_files() -> tuple[Path, list[Path]]:
     spec = importlib.util.find_spec("mathjax")
     es5 = Path(spec.origin).parent / "static" / "mathjax" / "es5" if spec and spec.origin else None
     if es5 is None or not (es5 / "tex-chtml.js").exists():
-        raise BookError("MathJax not found: install the book's extra, pip install -e \".[book]\"")
+        raise BookError("MathJax not found: make book installs the builder "
+                        "(pip install $(python scripts/book.py --requirements))")
     return es5, [es5 / "tex-chtml.js", *sorted((es5 / "output" / "chtml" / "fonts" / "woff-v2").glob("*.woff"))]
 
 
@@ -278,8 +361,8 @@ def site_size(out: Path) -> tuple[int, int]:
 def build(source: Path, out: Path, jobs: str = "1", clean: bool = False) -> int:
     start = time.perf_counter()
     if importlib.util.find_spec("myst_nb") is None or importlib.util.find_spec("sphinx_book_theme") is None:
-        raise BookError("the book's builder is not installed: pip install -e \".[book]\" "
-                        "(Sphinx, MyST-NB, the Sphinx Book Theme and MathJax)")
+        raise BookError("the book's builder (Sphinx, MyST-NB, the Sphinx Book Theme, MathJax) is not installed: "
+                        "make book installs it (pip install $(python scripts/book.py --requirements))")
     src, doctrees = staging(out)
     if clean:
         for folder in (src, doctrees, out):
@@ -310,7 +393,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", default=os.environ.get("LENGEN_BOOK_JOBS", "1"),
                         help="Sphinx's -j (default 1, or $LENGEN_BOOK_JOBS; 'auto' for every core)")
     parser.add_argument("--clean", action="store_true", help="rebuild every page (removes the staged source too)")
+    parser.add_argument("--requirements", action="store_true",
+                        help="print the builder's requirements (pyproject's extra 'book') and stop")
     args = parser.parse_args(argv)
+    if args.requirements:
+        print("\n".join(book_requirements()))
+        return 0
     if not args.notebooks.is_dir():
         print(f"book: {args.notebooks} is not a folder", file=sys.stderr)
         return 2

@@ -14,7 +14,8 @@ last state), ``clear_output`` not applied; so what a widget's Output area shows 
 figure) is saved as the cell's output, which is also what a learner sees before running anything. Saved beside
 them: execution counts 1, 2, 3, ... in cell order. Not saved: widget state (no ``widgets`` in the notebook's
 metadata; a widget's display keeps its text fallback, not the ``application/vnd.jupyter.widget-view+json`` part,
-which names a model that exists only while the kernel runs), timing metadata, the running kernel's versions (the
+which names a model that exists only while the kernel runs; the output's metadata ``lengen_widget: true``
+marks it instead, and ``make book`` shows a note there), timing metadata, the running kernel's versions (the
 notebook's metadata stays as it was). Figures are PNG at the course style's resolution
 (``lengen_utils.course.plots.style.DPI``).
 
@@ -39,6 +40,8 @@ SANITIZE = ROOT / "tests" / "nbval_sanitize.cfg"
 CELL_TIMEOUT_S = 3600          # nbval's default is 2000 s
 OUTPUT_TIMEOUT_S = 30          # after a cell's reply, for its last messages
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: output metadata marking a widget's display, whose view is not saved: scripts/book.py shows a note there
+WIDGET_MARK = "lengen_widget"
 IMAGES = ("image/png", "image/jpeg")
 
 #: The kernel's environment: the CI's full mode, reproducible. Set before the kernel starts (it inherits them).
@@ -81,10 +84,12 @@ def clean_outputs(outputs: list) -> list:
     kept = []
     for out in coalesce_streams(copy.deepcopy(list(outputs))):
         if out.output_type in ("display_data", "execute_result"):
-            out.data.pop(WIDGET_VIEW, None)
+            widget = out.data.pop(WIDGET_VIEW, None) is not None
             out.metadata.pop(WIDGET_VIEW, None)
             if not out.data:
                 continue
+            if widget:
+                out.metadata[WIDGET_MARK] = True
         if out.output_type == "display_data":
             out.pop("transient", None)
         kept.append(out)
@@ -106,7 +111,7 @@ def fingerprint(outputs: list, patterns: list[tuple[str, str]]) -> list:
         elif out.output_type == "error":
             found.append(("error", out.ename, clean(out.evalue)))
         else:
-            found.append((out.output_type, sorted(
+            found.append((out.output_type, bool(out.get("metadata", {}).get(WIDGET_MARK)), sorted(
                 (mime, value if mime in IMAGES or not isinstance(value, (str, list)) else clean(value))
                 for mime, value in out.data.items() if mime != WIDGET_VIEW)))
     return found

@@ -97,6 +97,11 @@ WRONG_ANSWERS: dict[str, list[tuple[Callable, str]]] = {
                          (lambda b, a, l: ([int(d) for d in str(b)], []), "a list of str")],
     "nb05.check_coupled_ids": [(lambda tokens, start: [str(i) for i in range(len(tokens))], "Return one int per "
                                                                                             "token, as a list")],
+    "nb03.check_shaw_scores": [(lambda q, k, t, qi, ki: "scores", "Return a matrix of numbers, one row per query; "
+                                                                  "you gave a str")],
+    "nb05.check_coupled_bias": [(lambda ids, row: [1.0] * len(ids), "Return a matrix of numbers, one row per query; "
+                                                                    "you gave a list")],
+    "nb05.check_scalable_weight": [(lambda m, n, s: [m], "Return a number, the weight; you gave a list")],
     "nb05.check_sink_ids": [(lambda tokens, start: dict.fromkeys(tokens, start), "you gave a dict: {'$': 1")],
     "nb06.check_cascade_length": [(constant(np.zeros((2, 2))), "Return an int, the length of the longest cascade; "
                                                                "you gave a numpy array of shape (2, 2)"),

@@ -166,7 +166,8 @@ def test_notebook_names_are_numbered(path):
 # "(Sabbaghi Table 1: 81 ± 1 %)"); or it sits in a quotation whose sentence names the source ('Sabbaghi
 # et al. write: "... 0.998 ..."'); or "paper" / "<author> et al" stands at most 40 characters before it
 # in its sentence ("the paper's 8.3e-4").
-# Inline code and LaTeX are not prose, and "**Time:** N minutes" (the reader's time) is not a measurement.
+# Inline code and LaTeX are not prose, and "**Time:** N minutes" and an exercise's "Difficulty: ★★☆ · about N minutes"
+# (the reader's time) are not measurements.
 MEASURED = re.compile(
     r"\d+(?:\.\d+)?\s*%"                                            # percentages
     r"|(?<![\w.])0\.\d+"                                             # fractions such as 0.998
@@ -178,7 +179,8 @@ AUTHORS = r"(?:Sabbaghi|Cho|McLeish|Zhou)"
 LABEL_PAREN = re.compile(rf"paper|^\(\s*{AUTHORS}\b", re.IGNORECASE)
 LABEL_SENTENCE = re.compile(rf"paper|{AUTHORS} et al", re.IGNORECASE)
 SENTENCE_END = re.compile(r"(?<!\bal)\.\s|\n\n|\n\* ")   # "Sabbaghi et al. write" does not end a sentence
-NOT_PROSE = re.compile(r"`[^`]*`|\$\$.*?\$\$|\$[^$]*\$|^\*\*Time:\*\*[^.\n]*", re.DOTALL | re.MULTILINE)
+NOT_PROSE = re.compile(r"`[^`]*`|\$\$.*?\$\$|\$[^$]*\$|^\*\*Time:\*\*[^.\n]*"
+                       r"|[Dd]ifficulty:? ★[★☆]{2} · about \d+ minutes", re.DOTALL | re.MULTILINE)
 
 
 def _labelled(text: str, start: int) -> bool:
@@ -215,6 +217,7 @@ def test_typed_numbers_are_found():
     assert typed_numbers("ours is 99.2% (Sabbaghi Figure 2a: near-perfect)") == ["99.2%"]
     assert typed_numbers("In Sabbaghi's format, 3 CPU minutes of training (ours, not Cho's).") == ["3 CPU minutes"]
     assert typed_numbers("**Time:** about 25 minutes. `1e-06` and $p = 0.4$ are not prose.") == []
+    assert typed_numbers("### Exercise 2\n\n*Difficulty: ★★☆ · about 15 minutes*") == []   # the reader's time
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

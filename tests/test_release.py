@@ -47,3 +47,27 @@ def test_the_changelog_has_an_entry_for_this_release():
     assert entries and entries[0] == __version__, f"CHANGELOG.md's newest entry is {entries[:1]}, not {__version__}"
     body = text.split(f"## {__version__}", 1)[1].split("\n## ", 1)[0]
     assert len(body.split()) >= 20, "the entry should say what changed for a learner"
+
+
+NOT_PUBLISHED = re.compile(r"not published yet|once the repository is published", re.I)
+
+
+def test_the_readme_says_beside_the_badges_whether_they_open():
+    """Until REPO_URL is public with its tag (colab.PUBLISHED), the README says so above the course table's badges
+    and in its Colab paragraph; once published, neither note remains."""
+    text = (ROOT / "README.md").read_text()
+    course = text.split("\n## The course\n", 1)[1].split("\n## ", 1)[0]
+    before_table = course.split("\n| notebook |", 1)[0]
+    colab_paragraph = text.split("**Colab.**", 1)[1].split("\n\n", 1)[0]
+    if colab.PUBLISHED:
+        assert not NOT_PUBLISHED.search(text), "colab.PUBLISHED is True: remove the README's 'not published' notes"
+    else:
+        assert NOT_PUBLISHED.search(before_table), "the course table's badges do not open yet: say so above it"
+        assert NOT_PUBLISHED.search(colab_paragraph), "the Colab paragraph should say the badges do not open yet"
+
+
+def test_the_release_steps_say_when_to_run_the_release_check():
+    text = (ROOT / "README.md").read_text()
+    steps = text.split("**Releasing a version.**", 1)[1].split("\n- **", 1)[0]
+    assert "scripts/release_check.py" in steps and "after pushing the tag" in steps
+    assert (ROOT / "scripts" / "release_check.py").exists()

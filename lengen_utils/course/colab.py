@@ -1,7 +1,8 @@
 """Opening the course on Google Colab: the repository's address, the notebooks' setup cell and badges.
 
 ``REPO_URL`` and ``REPO_REF`` are the one place that says where the course lives and which version a
-learner gets. Everything else is generated from them:
+learner gets (``REPO_REF`` is the tag of the package's version), and ``PUBLISHED`` whether a learner can reach
+them yet. Everything else is generated from them:
 
 * the **setup cell**, the first code cell of every notebook (:func:`setup_cell`). On Colab (the module
   ``google.colab`` imports) with the course missing, it fetches the repository at ``REPO_REF`` into
@@ -31,6 +32,9 @@ from ..core.constants import __version__
 REPO_URL = "https://github.com/lengen-course/lengen.git"
 #: The version a learner on Colab gets: the release tag of this package's version (a branch, tag or commit).
 REPO_REF = f"v{__version__}"
+#: Whether ``REPO_URL`` is public with the tag ``REPO_REF`` pushed (``scripts/release_check.py`` passed against it).
+#: Until then the README says, beside the badges, that they do not open yet (tests/test_release.py checks it).
+PUBLISHED = False
 #: The folder the setup cell clones into, relative to the kernel's working directory (Colab: /content).
 CLONE_DIR = "lengen"
 #: The tag that marks the setup cell (besides ``hide-input``, which hides its source in rendered books).

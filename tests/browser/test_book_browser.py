@@ -2,12 +2,14 @@
 
 The book is built once per session into a temporary folder from ``LENGEN_BOOK_NOTEBOOKS`` (default
 ``notebooks/``; a notebook missing there comes from ``notebooks/``), served on 127.0.0.1, and every page is
-opened. On each page: every ``<img>`` has loaded (``naturalWidth > 0``), every link inside the site resolves to
+opened (in a 1280 x 900 window). On each page: no table is wider than the text column (each table's right
+edge, scrolled width included, is measured against the article's content box), every ``<img>`` has loaded (``naturalWidth > 0``), every link inside the site resolves to
 a page that exists and, with a ``#fragment``, to an element of that page; there is no console error, no
 uncaught exception, no failed request and no request that leaves the site (the book must work offline); the
 search box is there, and no output shows a traceback. A notebook's page shows at least as many images in its
 outputs as the notebook has image outputs, and as many tables as its outputs hold (markdown or HTML; a notebook
-without outputs expects none: ``LENGEN_BOOK_NOTEBOOKS=/other/folder`` checks other copies). The search page
+without outputs expects none: ``LENGEN_BOOK_NOTEBOOKS=/other/folder`` checks other copies), and each widget
+display shows the book's note, never the widget's Python repr (``VBox(children=...``). The search page
 finds "coupling".
 
 Without the book's builder (the extra ``book``: ``pip install -e ".[book]"``), Chromium or Playwright the tests
@@ -57,6 +59,22 @@ JS_OUTPUT_IMAGES = """() => document.querySelectorAll('.cell_output img').length
 JS_OUTPUT_TABLES = """() => document.querySelectorAll('.cell_output table').length"""
 JS_ERROR_OUTPUTS = """() => [...document.querySelectorAll('.cell_output .output.traceback, .cell_output .output.error')]
                          .map(e => e.innerText.slice(0, 500))"""
+#: every table of the article whose right edge passes the text column's (the article's content box): clipped
+JS_CLIPPED_TABLES = """() => {
+  const article = document.querySelector('.bd-article');
+  if (!article) return [];
+  const style = getComputedStyle(article);
+  const right = article.getBoundingClientRect().right - parseFloat(style.paddingRight);
+  return [...article.querySelectorAll('table')]
+    .map((t, i) => ({index: i, right: t.getBoundingClientRect().left + t.scrollWidth,
+                     head: (t.rows[0] ? t.rows[0].innerText : '').replace(/\\s+/g, ' ').slice(0, 60)}))
+    .filter(t => t.right > right + 1)
+    .map(t => `table ${t.index} (${t.head}) ends ${Math.round(t.right - right)} px past the text column`);
+}"""
+JS_TABLE_COUNT = """() => document.querySelectorAll('.bd-article table').length"""
+JS_WIDGET_TEXT = """() => [...document.querySelectorAll('.cell_output')].map(e => e.innerText)
+                         .filter(t => /\\b(VBox|HBox|Box|Tab|Accordion|Output)\\(/.test(t)).map(t => t.slice(0, 120))"""
+JS_WIDGET_NOTES = """() => document.querySelectorAll('.cell_output .lengen-widget-note').length"""
 JS_SEARCH_RESULTS = """() => [...document.querySelectorAll('#search-results li a')].map(a => a.getAttribute('href'))"""
 
 
@@ -92,6 +110,15 @@ def output_tables(path: Path) -> int:
         elif "text/html" in data:
             count += "".join(data["text/html"]).count("<table")
     return count
+
+
+def widget_outputs(path: Path) -> int:
+    """How many outputs of the notebook are a widget's display (marked by scripts/outputs.py, or Jupyter's view),
+    a progress bar aside (the book keeps its text)."""
+    return sum(("application/vnd.jupyter.widget-view+json" in out.get("data", {})
+                or bool(out.get("metadata", {}).get("lengen_widget")))
+               and not re.match(r"^\s*\d+%\|", "".join(out.get("data", {}).get("text/plain", "")))
+               for out in outputs(path))
 
 
 def notebook_source(stem: str) -> Path:
@@ -230,6 +257,13 @@ def test_page(book, site, context, name):
             shown, expected = page.evaluate(JS_OUTPUT_TABLES), output_tables(source)
             assert shown >= expected, f"{name}: {shown} tables in outputs, {source}'s outputs hold {expected}"
             assert page.locator("h1").count() >= 1, f"{name}: no title"
+            raw = page.evaluate(JS_WIDGET_TEXT)
+            assert not raw, f"{name}: widgets shown as their Python repr, not as the book's note:\n" + "\n".join(raw)
+            shown, expected = page.evaluate(JS_WIDGET_NOTES), widget_outputs(source)
+            assert shown == expected, f"{name}: {shown} widget notes, {source} has {expected} widget displays"
+        clipped = page.evaluate(JS_CLIPPED_TABLES)
+        print(f"{name}: {page.evaluate(JS_TABLE_COUNT)} tables, {len(clipped)} clipped")
+        assert not clipped, f"{name}: tables wider than the text column:\n" + "\n".join(clipped)
         if name == "index":
             linked = set(page.evaluate("() => [...document.querySelectorAll('article a.reference.internal')]"
                                        ".map(a => a.getAttribute('href').split('#')[0])"))

@@ -11,3 +11,8 @@ def digit_positions(k: int, l: int) -> list[int]:
 def unseen_positions(k: int, trained: int, l: int) -> list[int]:
     seen = set(digit_positions(trained, l))      # shorter training operands use a subset of these IDs
     return [i for i in digit_positions(k, l) if i not in seen]
+
+
+def p_both_short(max_digits: int = 5, below: int = 100) -> float:
+    # a and b uniform below 10**max_digits, independent: each is below `below` with probability below / 10**max_digits
+    return (below / 10**max_digits) ** 2

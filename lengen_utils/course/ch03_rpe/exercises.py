@@ -112,3 +112,90 @@ def check_generalizable_length(fn: Callable[..., int]) -> int:
 
 
 __all__ = ["library_distances", "check_clipped_distances", "check_generalizable_length"]
+
+
+# --- Shaw's relative term inside an attention score (a mechanism exercise) -----------------------------------
+
+def library_scores(q: np.ndarray, k: np.ndarray, table: np.ndarray, query_ids: list[int],
+                   key_ids: list[int]) -> np.ndarray:
+    """Attention scores as the library's RPE computes them: ``q_i . k_j / sqrt(d)`` (SDPA's content term) plus
+    :class:`~lengen_utils.core.model.encodings.RelativeKeys`' bias ``q_i . p_{j-i} / sqrt(d)``."""
+    from ...core.model.encodings import RelativeKeys
+
+    K = (len(table) - 1) // 2
+    rpe = RelativeKeys.__new__(RelativeKeys)            # the module's own forward, on the given table
+    torch.nn.Module.__init__(rpe)
+    rpe.max_distance, rpe.scale = K, 1.0
+    rpe.vectors = torch.nn.Parameter(torch.tensor(table, dtype=torch.float64), requires_grad=False)
+    qt = torch.tensor(q, dtype=torch.float64)[None, None]
+    bias = rpe(qt, torch.tensor([query_ids]), torch.tensor([key_ids]))[0, 0].numpy()
+    return q @ k.T / np.sqrt(q.shape[-1]) + bias
+
+
+def _score_cases() -> list[tuple]:
+    rng = np.random.default_rng(5)
+    cases = []
+    for n_q, n_k, d, K in ((1, 1, 2, 1), (3, 3, 4, 1), (4, 6, 4, 2), (2, 7, 8, 2), (5, 5, 3, 6), (6, 9, 4, 3)):
+        key_ids = sorted(rng.choice(np.arange(0, 12), size=n_k, replace=False).tolist())
+        query_ids = key_ids[-n_q:] if n_q <= n_k else key_ids
+        q, k = rng.normal(size=(len(query_ids), d)), rng.normal(size=(n_k, d))
+        cases.append((q, k, rng.normal(size=(2 * K + 1, d)), query_ids, key_ids))
+    return cases
+
+
+@exercise("Shaw's relative term inside an attention score")
+def check_shaw_scores(fn: Callable[..., object]) -> int:
+    """``fn(q, k, table, query_ids, key_ids)``: the matrix (rows: queries, columns: keys) of RPE attention scores
+    before the softmax, ``q_i . (k_j + p_{j-i}) / sqrt(d)``, where ``table[r]`` is ``p_{r-K}`` (``K = (len(table) -
+    1) // 2``) and the offset ``j - i`` is ``key_ids[j] - query_ids[i]`` clipped to ``[-K, K]``."""
+    cases = _score_cases()
+    for q, k, table, qi, ki in cases:
+        d, K = q.shape[-1], (len(table) - 1) // 2
+        want = library_scores(q, k, table, qi, ki)
+        where = f"(queries at IDs {qi}, keys at IDs {ki}, K={K}, d={d})"
+        try:
+            fn(q.copy(), k.copy(), table.copy(), list(qi), list(ki))
+        except IndexError as err:
+            expect(False, f"An index fell outside the table ({err}): clip the offset j - i to [-K, K], then add K, "
+                          f"before indexing {where}.")
+        except Exception:                               # the stub, or another error: attempt() reports it
+            pass
+        got = expect_answer(attempt(fn, q.copy(), k.copy(), table.copy(), list(qi), list(ki)),
+                            lambda x: is_array(x, 2), "a matrix of numbers, one row per query",
+                            f"for {len(qi)} queries and {len(ki)} keys")
+        got = np.asarray(got, dtype=float)
+        if got.shape == want.shape and np.allclose(got, want, atol=1e-6):
+            continue
+        expect(got.shape == want.shape, f"One row per query and one column per key: shape {want.shape}, yours "
+                                        f"{got.shape} {where}")
+        raw = np.array(ki)[None, :] - np.array(qi)[:, None]
+        content = q @ k.T
+
+        def rel(offsets, vectors=table, side=q):
+            idx = np.clip(offsets, -K, K) + K
+            return np.einsum("id,ijd->ij", side, vectors[idx]) if side is q else np.einsum("jd,ijd->ij", side,
+                                                                                           vectors[idx])
+        wrong = {
+            "The relative term is missing: RPE adds q_i . p_(j-i) to the content score q_i . k_j.":
+                content / np.sqrt(d),
+            "The content term q_i . k_j is missing: the relative vector is added to the key, k_j + p_(j-i), "
+            "not put in its place.": rel(raw) / np.sqrt(d),
+            "The offset is reversed: it is key minus query, j - i (key_ids[j] - query_ids[i]).":
+                (content + rel(-raw)) / np.sqrt(d),
+            "The offset is not clipped: beyond ±K every pair uses the last vector, table[0] or table[2K].":
+                None,
+            "Divide the whole score by sqrt(d), the relative term too (it sits inside q_i . (k_j + p_(j-i))).":
+                content / np.sqrt(d) + rel(raw),
+            "Divide by sqrt(d), not by d.": (content + rel(raw)) / d,
+            "The relative vector meets the query, q_i . p_(j-i), not the key.": (content + rel(raw, side=k)) / np.sqrt(d),
+            "table[r] is p_(r-K): index the table with the offset plus K.":
+                (content + np.einsum("id,ijd->ij", q, table[np.clip(raw, 0, 2 * K)])) / np.sqrt(d),
+        }
+        for message, mistake in wrong.items():
+            if mistake is not None and mistake.shape == got.shape and np.allclose(got, mistake, atol=1e-6):
+                expect(False, f"{message} {where}")
+        expect(np.abs(raw).max() <= K, f"Clip the offset to [-K, K]: beyond it every pair uses the last vector "
+                                       f"(table[0] or table[2K]) {where}.")
+        expect(False, f"Not the scores: at query 0 the library gives {np.round(want[0], 3).tolist()}, you gave "
+                      f"{np.round(got[0], 3).tolist()} {where}")
+    return len(cases)

@@ -103,3 +103,123 @@ def check_sink_ids(fn: Callable[[str, int], list[int]]) -> int:
 
 
 __all__ = ["EDGE_CASES", "check_coupled_ids", "check_sink_ids", "library_ids", "text"]
+
+
+# --- the coupled relative bias: from coupled IDs to the bias added to the scores (a mechanism exercise) ---------
+
+def library_bias(ids: list[int], row: list[float]) -> list[list[float]]:
+    """The bias one head adds to its scores, as the library's
+    :class:`~lengen_utils.core.model.encodings.RelativeScalarBias` computes it from the IDs ``ids`` and the head's
+    scalars ``row`` (``row[r]`` is the scalar of the clipped ID difference ``r - K``, ``K = (len(row) - 1) // 2``)."""
+    import torch
+
+    from ...core.model.encodings import RelativeScalarBias
+
+    K = (len(row) - 1) // 2
+    bias = RelativeScalarBias.__new__(RelativeScalarBias)      # the module's own forward, on the given scalars
+    torch.nn.Module.__init__(bias)
+    bias.max_distance, bias.channels, bias.scale, bias.uniform = K, 1, 1.0, None
+    bias.bias = torch.nn.Parameter(torch.tensor([row], dtype=torch.float64), requires_grad=False)
+    t = torch.tensor([ids])
+    return bias(torch.zeros(1, 1, len(ids), 1, dtype=torch.float64), t, t)[0, 0].tolist()
+
+
+def _bias_cases(seed: int = 11) -> list[tuple[str, list[int], list[float]]]:
+    rng = random.Random(seed)
+    cases = []
+    for problem, start in list(EDGE_CASES[:3]) + [(Problem(rng.randrange(10**6), rng.randrange(10**4)),
+                                                   rng.randint(1, 9)) for _ in range(4)]:
+        K = rng.choice([1, 2, 3])
+        row = [round(rng.uniform(-2, 2), 3) for _ in range(2 * K + 1)]
+        cases.append((text(problem), library_ids("coupled", problem, start), row))
+    return cases
+
+
+@exercise("The coupled relative bias")
+def check_coupled_bias(fn: Callable[[list[int], list[float]], object]) -> int:
+    """``fn(ids, row)``: the matrix (rows: queries, columns: keys) that one head adds to its attention scores:
+    ``row[clip(ids[j] - ids[i], -K, K) + K]``, from the coupled IDs ``ids`` of a problem in Cho's format."""
+    import numpy as np
+
+    cases = _bias_cases()
+    for tokens, ids, row in cases:
+        K, n = (len(row) - 1) // 2, len(ids)
+        want = np.array(library_bias(ids, row))
+        where = f"for {tokens!r} (coupled IDs {ids}), K={K}, row {row}"
+        try:
+            fn(list(ids), list(row))
+        except IndexError as err:
+            expect(False, f"An index fell outside the row ({err}): clip the ID difference to [-K, K], then add K, "
+                          f"{where}")
+        except Exception:                                   # the stub, or another error: attempt() reports it
+            pass
+        got = expect_answer(attempt(fn, list(ids), list(row)), lambda x: np.ndim(x) == 2,
+                            "a matrix of numbers, one row per query", where)
+        got = np.asarray(got, dtype=float)
+        if got.shape == want.shape and np.allclose(got, want):
+            continue
+        expect(got.shape == (n, n), f"One row and one column per token: shape {(n, n)}, yours {got.shape}, {where}")
+        r = np.array(row)
+        diff = np.array(ids)[None, :] - np.array(ids)[:, None]
+        pos = np.arange(n)[None, :] - np.arange(n)[:, None]
+        mistakes = {
+            "The bias is read at the tokens' positions, not their coupled IDs: coupling is what makes digits of "
+            "equal significance close.": r[np.clip(pos, -K, K) + K],
+            "The ID difference is reversed: it is key minus query, ids[j] - ids[i].": r[np.clip(-diff, -K, K) + K],
+            "row[r] is the scalar of the difference r - K: index the row with the difference plus K.":
+                (r[np.clip(diff, 0, 2 * K)], r[np.clip(np.clip(diff, -K, K), 0, 2 * K)]),
+        }
+        for message, mistake in mistakes.items():
+            for candidate in (mistake if isinstance(mistake, tuple) else (mistake,)):
+                expect(not np.allclose(got, candidate), f"{message} {where}")
+        expect(False, f"Not the bias: the library gives {want.tolist()}, you gave {got.tolist()} {where}")
+    return len(cases)
+
+
+# --- the scalable softmax: the right key's weight, checked against notebook 05's table (a mechanism exercise) ---
+
+#: notebook 05's dilution table: margin 7 at 140 keys, the scalable softmax's s = 0.3
+TABLE_MARGIN, TABLE_CONTEXTS, TABLE_SCALE = 7.0, (140, 600, 3000, 30000), 0.3
+
+
+@exercise("The scalable softmax's weight")
+def check_scalable_weight(fn: Callable[[float, int, float], float]) -> int:
+    """``fn(margin, n, s)``: the softmax weight of the right key when it is ``margin`` above each of the ``n - 1``
+    other keys and every logit is multiplied by ``s log n`` (the scalable softmax). Checked against notebook 05's
+    table (``reach.dilution_rows``) and the library's ``reach.right_key_weight`` on random cases."""
+    import math
+
+    from .reach import dilution_rows, right_key_weight
+
+    rows = dilution_rows(TABLE_MARGIN, TABLE_CONTEXTS, TABLE_SCALE)
+    scaled = TABLE_MARGIN / (TABLE_SCALE * math.log(TABLE_CONTEXTS[0]))      # the table's margin before scaling
+    rng = random.Random(7)
+    cases = [(scaled, n, TABLE_SCALE, rows[f"{n:,} keys"]["scalable softmax"]) for n in TABLE_CONTEXTS]
+    cases += [(m, n, s, right_key_weight(m, n, s)) for m, n, s in
+              [(1.0, 1, 0.5)] + [(rng.uniform(0.5, 8), rng.randint(2, 50000), rng.uniform(0.05, 1.0))
+                                 for _ in range(12)]]
+    for m, n, s, want in cases:
+        where = f"for margin {m:.3f}, n = {n:,} keys, s = {s:.3f}"
+        got = float(expect_answer(attempt(fn, m, n, s), lambda x: isinstance(x, (int, float)) or
+                                  getattr(x, "ndim", 1) == 0, "a number, the weight", where))
+        if math.isclose(got, want, rel_tol=1e-6, abs_tol=1e-12):
+            continue
+        gap = m * s * math.log(n)
+        mistakes = {
+            "The right key is one of n keys: n - 1 others compete with it, not n.":
+                1 / (1 + n * math.exp(-gap)),
+            "The logits are multiplied by s log n, so the margin is too: the weight is 1 / (1 + (n-1) e^(-s m log n))"
+            " (without the log n the weight still dilutes as n grows).": 1 / (1 + (n - 1) * math.exp(-m * s)),
+            "Multiply by s as well as by log n: s is the head's learned scale.":
+                1 / (1 + (n - 1) * math.exp(-m * math.log(n))),
+            "log is the natural logarithm here.": 1 / (1 + (n - 1) * math.exp(-m * s * math.log10(n))),
+            "That is the plain softmax's weight: the scalable softmax multiplies the margin by s log n.":
+                1 / (1 + (n - 1) * math.exp(-m)),
+            "The others' logits are below the right key's: e^(-margin), not e^(+margin).":
+                1 / (1 + (n - 1) * math.exp(min(gap, 700))),
+        }
+        for message, value in mistakes.items():
+            expect(not math.isclose(got, value, rel_tol=1e-6, abs_tol=1e-12), f"{message} ({where})")
+        table_note = " (a row of notebook 05's table)" if n in TABLE_CONTEXTS and s == TABLE_SCALE else ""
+        expect(False, f"The weight is {want:.6f}{table_note}; you gave {got:.6f} ({where}).")
+    return len(cases)

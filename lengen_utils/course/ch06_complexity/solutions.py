@@ -34,3 +34,8 @@ def cascade_distribution(l: int) -> list[Fraction]:
     for (_, best), n in counts.items():
         dist[best] += Fraction(n, 100**l)
     return dist
+
+
+def sums_for_cascades(wanted: int, digits: int, length: int) -> float:
+    # on average `wanted` sums with a cascade of `length` need wanted / P(cascade = length) uniform sums
+    return wanted / float(cascade_distribution(digits)[length])

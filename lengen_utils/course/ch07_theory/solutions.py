@@ -29,3 +29,19 @@ def nope_best_em(m: int) -> Fraction:
     # one answer per multiset: at best the largest group sharing one sum is right
     right = sum(max(sums.values()) for sums in by_multiset.values())
     return Fraction(right, (10**m - lo) ** 2)
+
+
+def position_bits_for(digits: int) -> int:
+    # the construction adds operands of up to 2**n - 3 digits with n position bits: the smallest n that reaches
+    n = 1
+    while 2**n - 3 < digits:
+        n += 1
+    return n
+
+
+def same_multiset_pairs(digits: tuple[int, int, int, int], total: int) -> tuple[int, int]:
+    # every ordering of the four digits as two 2-digit operands: (how many pairs, how many of them sum to total)
+    from itertools import permutations
+
+    pairs = {(10 * p[0] + p[1], 10 * p[2] + p[3]) for p in permutations(digits)}
+    return len(pairs), sum(a + b == total for a, b in pairs)

@@ -27,7 +27,7 @@ import numpy as np
 from ..analysis.nxm_measures import evaluate_cell
 from ..core.config_checks import ConfigError
 from ..core.device import set_cpu_threads
-from .cli import INTERRUPTED, USAGE_ERROR, OneLineParser, UsageError, fail, int_list, positive_int
+from .cli import INTERRUPTED, USAGE_ERROR, OneLineParser, UsageError, fail, int_list, nonnegative_int, positive_int
 from .zoo import REPO_ROOT, ZooError, entry, load, manifest_record, recipe_entries
 
 PROG = "python -m lengen_utils.lab.bench nxm-grid"
@@ -163,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--recipe", default=RECIPE, help=f"the recipe whose built seeds to test (default {RECIPE})")
     parser.add_argument("--lengths", type=str, default=None,
                         help="comma-separated operand lengths of the grid, for N and M (default 1..20)")
-    parser.add_argument("--stretch", type=int, default=STRETCH, help=f"also test this square (default {STRETCH}; 0: no)")
+    parser.add_argument("--stretch", type=nonnegative_int, default=STRETCH,
+                        help=f"also test this square (default {STRETCH}; 0: no)")
     parser.add_argument("--n", type=positive_int, default=N_PER_CELL, help=f"problems per cell (default {N_PER_CELL})")
     parser.add_argument("--threads", type=positive_int, default=1, help="CPU threads (default 1)")
     parser.add_argument("--progress", action="store_true", help="print each cell as it is tested (stderr)")
@@ -172,8 +173,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     try:
         lengths = tuple(int_list(args.lengths, "--lengths")) if args.lengths is not None else GRID
-        if args.stretch < 0:
-            raise UsageError(f"--stretch must be 0 (none) or an operand length, got {args.stretch}")
         set_cpu_threads(args.threads)
         result = grid_result(args.recipe, lengths, args.stretch or None, args.n, args.progress)
     except (UsageError, ConfigError, ZooError, ValueError) as err:

@@ -56,4 +56,5 @@ def test_refusals_are_one_line(capsys):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "nb09-nothing" in err
     assert main(["--stretch", "-3"]) == 2
-    assert "--stretch" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--stretch" in err and len(err.strip().splitlines()) == 1

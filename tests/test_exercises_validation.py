@@ -38,7 +38,7 @@ CHECKERS = discover_checkers()
 
 def test_the_checkers_are_all_found():
     modules = {name.split(".")[0] for name in CHECKERS}
-    assert modules == {f"nb{i:02d}" for i in range(1, 9)} and len(CHECKERS) >= 16
+    assert modules == {f"nb{i:02d}" for i in range(1, 10)} and len(CHECKERS) >= 16
     assert all(hasattr(check, "title") for check in CHECKERS.values()), "every check_* is an @exercise"
 
 
@@ -125,6 +125,8 @@ WRONG_ANSWERS: dict[str, list[tuple[Callable, str]]] = {
                                   (lambda a, b, t: [0, 1], "you gave a list: [0, 1] (for 0 + 0, target 'align')"),
                                   (on((999, 1, "align"), 42, constant("0")), "you gave an int: 42 (for 999 + 1, "
                                                                              "target 'align')")],
+    "nb09.check_fused_rows": [(constant("0 48 40"), "Return a list of ints, the rows U_0 ... U_M; you gave a str"),
+                              (constant([0, 48.0, 40]), "you gave a list: [0, 48.0, 40] (for 12 x 34)")],
 }
 
 

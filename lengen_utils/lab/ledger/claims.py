@@ -243,7 +243,7 @@ THESIS_CLAIMS = (
 #: threshold (95%, "Position coupling", Section 4) at twice the trained length in both operands
 _NXM = CHO_NXM
 _NXM_NUMBER = PaperNumber(">=", 0.95, "approximately 2-3x length generalization in both operand lengths", stated=False,
-                          reading="at least 95% exact match (Cho et al.'s generalizable-length threshold) at 20 x 20, "
+                          reading="at least 95% exact match (the bar of Cho et al.'s generalizable length) at 20 x 20, "
                                   "twice the trained 10 in both operands")
 _NXM_DEPARTURES = (
     "our scratchpad: fused rows (each row the row above without its last digit, plus A b_k), not the paper's partial "

@@ -31,7 +31,8 @@ evaluates and prints: the committed flagship models are zoo entries, rebuilt wit
 
 A comparison of lengths is fair only between models that master their trained range (the leaderboard's rule,
 :mod:`lengen_utils.lab.leaderboard`): when one misses it (exact match at most 95% at a tested length of 1-10
-digits; with 1 and 2 threads the APE baseline has reached 11% at 10 digits), the bench prints one line saying
+digits; on this 2-core machine with its default threads the APE baseline once reached 11% at 10 digits),
+the bench prints one line saying
 the comparison is void and why, and under ``--json`` exits with status 3 (``VOID_COMPARISON``), the JSON's
 ``comparison`` giving the same reason. This is the only bench that trains methods live and compares them.
 

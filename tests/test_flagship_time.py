@@ -63,6 +63,7 @@ def test_the_bench_trains_the_zoo_recipe():
 @pytest.mark.parametrize("args, message", [
     (["--lengths", "5,5000"], "past the recipe's IDs"),
     (["--seeds", "0"], "--seeds"),
+    (["--pack", "0"], "--pack"),
     (["--lengths", "five"], "not an integer"),
 ])
 def test_bad_arguments_get_one_line(args, message, capsys):
@@ -73,3 +74,15 @@ def test_bad_arguments_get_one_line(args, message, capsys):
     assert status == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
+
+
+def test_pack_and_batch_size_knobs_change_only_the_run():
+    from lengen_utils.lab.zoo.flagship import MINUTE_BATCH, MINUTE_PACK, minute_recipe
+    tried = minute_recipe(seed=2, batch_size=64, pack=32)
+    assert tried.task.pack == 32 and tried.train.batch_size * tried.task.pack == 64
+    assert "32 to a sequence" in tried.description
+    default = minute_recipe(seed=2)
+    assert default.task.pack == MINUTE_PACK and default.train.batch_size * default.task.pack == MINUTE_BATCH
+    # the zoo entries keep the recipe's own packing
+    assert entry("flagship-minute-s2").configs() == default.configs()
+

@@ -14,7 +14,8 @@ holds:
 
 ``TARGET_MEDIAN_1000`` and ``TARGET_WORST_500`` stay the bars of notebook 05's claims on the cached seeds.
 
-``--json`` prints one JSON object instead. ``--steps``, ``--n``, ``--n-long`` and ``--lengths`` shrink a run (a test
+``--json`` prints one JSON object instead. ``--pack`` and ``--batch-size`` try another packing or step size (the
+candidates of ``docs/logs/flagship-log.md``). ``--steps``, ``--n``, ``--n-long`` and ``--lengths`` shrink a run (a test
 or a quick look); the targets are then reported on what ran, and the figures of the course's claim come from the
 default run. Nothing is saved: the course's models are zoo entries (``zoo train flagship-minute-s0`` ...).
 """
@@ -44,11 +45,16 @@ TARGET_WORST_500 = 0.90
 TARGET_SHORT = 0.995
 
 
+def _knobs(steps: int | None = None, batch_size: int | None = None, pack: int | None = None) -> dict:
+    """The arguments of :func:`minute_recipe` that a run sets (None: the recipe's own)."""
+    return {k: v for k, v in (("steps", steps), ("batch_size", batch_size), ("pack", pack)) if v is not None}
+
+
 def time_seed(seed: int, lengths=REACH_LENGTHS, n: int = EVAL_N, n_long: int = LONG_N, steps: int | None = None,
-              progress: bool = False, batch_size: int | None = None) -> dict:
+              progress: bool = False, batch_size: int | None = None, pack: int | None = None) -> dict:
     """Train one seed of the minute recipe from scratch and test it; returns ``{"seed", "seconds", "steps",
     "em": {length: exact match}}`` (``steps``: those that ran; fewer than planned only under a stopping rule)."""
-    e = minute_recipe(seed=seed, **{k: v for k, v in (("steps", steps), ("batch_size", batch_size)) if v is not None})
+    e = minute_recipe(seed=seed, **_knobs(steps, batch_size, pack))
     task = Task(e.task)
     too_long = [k for k in lengths if k > task.longest_operand()]
     if too_long:
@@ -83,10 +89,11 @@ def summarize(rows: list[dict]) -> dict:
 
 
 def flagship_time(seeds: int = SEEDS, lengths=REACH_LENGTHS, n: int = EVAL_N, n_long: int = LONG_N,
-                  steps: int | None = None, progress: bool = False, batch_size: int | None = None) -> dict:
+                  steps: int | None = None, progress: bool = False, batch_size: int | None = None,
+                  pack: int | None = None) -> dict:
     """:func:`time_seed` for seeds ``0..seeds-1``, one after another, and :func:`summarize` of them."""
-    rows = [time_seed(s, lengths, n, n_long, steps, progress, batch_size) for s in range(seeds)]
-    e = minute_recipe() if batch_size is None else minute_recipe(batch_size=batch_size)
+    rows = [time_seed(s, lengths, n, n_long, steps, progress, batch_size, pack) for s in range(seeds)]
+    e = minute_recipe(**_knobs(None, batch_size, pack))
     config = {"recipe": "flagship-minute", "lr": e.train.lr, "steps": steps or MINUTE_STEPS,
               "batch_problems": e.train.batch_size * e.task.pack, "pack": e.task.pack, "n": n, "n_long": n_long}
     return {"benchmark": "flagship-time", "config": config, "seeds": rows, "summary": summarize(rows)}
@@ -130,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"training steps (default the recipe's {MINUTE_STEPS})")
     parser.add_argument("--batch-size", type=positive_int, default=None,
                         help="problems per step (default the recipe's; sequences per step = this / problems per sequence)")
+    parser.add_argument("--pack", type=positive_int, default=None,
+                        help="problems per training sequence (default the recipe's)")
     parser.add_argument("--threads", type=positive_int, default=1, help="CPU threads (default 1: the target's)")
     parser.add_argument("--progress", action="store_true", help="a progress bar per seed")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
@@ -137,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         lengths = int_list(args.lengths, "--lengths") if args.lengths is not None else REACH_LENGTHS
         threads = set_cpu_threads(args.threads)
-        result = flagship_time(args.seeds, lengths, args.n, args.n_long, args.steps, args.progress, args.batch_size)
+        result = flagship_time(args.seeds, lengths, args.n, args.n_long, args.steps, args.progress, args.batch_size,
+                               args.pack)
     except (UsageError, ConfigError, ValueError) as err:
         return fail(PROG, err, USAGE_ERROR)
     except KeyboardInterrupt:

@@ -1,6 +1,8 @@
 """The flagship benchmark's code path end to end, at a tiny budget (a few seconds on 2 cores)."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -56,8 +58,51 @@ def test_flagship_cli_json_parses():
                            "--steps", "2", "--n-eval", "5"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120,
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
-    assert proc.returncode == 0, proc.stderr
-    _check_results(json.loads(proc.stdout), n_eval=5)
+    # two steps master nothing: the JSON still prints, says why the comparison is void, and the exit status says so
+    assert proc.returncode == bench.VOID_COMPARISON, proc.stderr
+    results = json.loads(proc.stdout)
+    _check_results(results, n_eval=5)
+    assert results["comparison"]["void"] and results["comparison"]["reason"].startswith("comparison void:")
+
+
+def _planted(coupled: dict, ape: dict | None = None) -> dict:
+    results = {"coupled": {"em": {str(n): v for n, v in coupled.items()}}}
+    if ape is not None:
+        results["ape"] = {"em": {str(n): v for n, v in ape.items()}}
+    return results
+
+
+def test_void_reason_fair_when_both_master_their_range():
+    assert bench.void_reason(_planted({5: 1.0, 10: 0.99, 40: 0.2}, {5: 0.999, 10: 0.96, 20: 0.0})) is None
+
+
+def test_void_reason_names_the_baseline_that_misses_mastery():
+    reason = bench.void_reason(_planted({5: 1.0, 10: 1.0, 100: 1.0}, {5: 1.0, 10: 0.11, 40: 0.0}))
+    assert reason == ("comparison void: ape (11.0% at 10 digits) did not master the trained range 1-10 digits "
+                      "(mastery: exact match > 95% at every tested length inside it)")
+    assert "\n" not in reason
+
+
+def test_void_reason_threshold_is_strict_and_lengths_past_the_range_do_not_count():
+    # exactly 95% is not above the threshold (the leaderboard's rule); 0% at 40 digits is outside the range
+    reason = bench.void_reason(_planted({5: 0.95, 10: 1.0}, {5: 1.0, 10: 1.0, 40: 0.0}))
+    assert reason is not None and "coupled (95.0% at 5 digits)" in reason and "ape" not in reason
+
+
+def test_void_reason_without_a_trained_length_refuses_and_one_model_compares_nothing():
+    reason = bench.void_reason(_planted({20: 1.0, 40: 1.0}, {20: 0.0, 40: 0.0}))
+    assert reason is not None and "mastery was not measured" in reason
+    assert bench.void_reason(_planted({5: 0.0, 10: 0.0})) is None
+
+
+def test_void_line_printed_in_the_table_run():
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = bench.main(["flagship", "--quick", "--steps", "1", "--n-eval", "2", "--lengths", "5,10",
+                             "--threads", "1", "--no-progress"])
+    assert status == 0
+    void_lines = [line for line in out.getvalue().splitlines() if line.startswith("comparison void:")]
+    assert len(void_lines) == 1 and "did not master the trained range 1-10 digits" in void_lines[0]
 
 
 def test_overrides_reach_the_recipe():

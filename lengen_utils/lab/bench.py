@@ -29,6 +29,13 @@ style overrides change the coupled recipe (``--set-ape`` the APE one), which is 
 evaluates and prints: the committed flagship models are zoo entries, rebuilt with
 ``python -m lengen_utils.lab.zoo train flagship-coupled flagship-ape``.
 
+A comparison of lengths is fair only between models that master their trained range (the leaderboard's rule,
+:mod:`lengen_utils.lab.leaderboard`): when one misses it (exact match at most 95% at a tested length of 1-10
+digits; on this 2-core machine with its default threads the APE baseline once reached 11% at 10 digits),
+the bench prints one line saying
+the comparison is void and why, and under ``--json`` exits with status 3 (``VOID_COMPARISON``), the JSON's
+``comparison`` giving the same reason. This is the only bench that trains methods live and compares them.
+
 Every argument is checked before training (one-line error, exit status 2).
 
 The recipes at a budget, their ``--set`` overrides and the preflight live in :mod:`.bench_recipes`.
@@ -64,9 +71,12 @@ from .zoo.flagship import APE_STEPS, BATCH, EVAL_N, LENGTHS, STEPS, ape_recipe, 
 
 PROG = "python -m lengen_utils.lab.bench"
 MODELS = ("coupled", "ape")
+TRAINED_DIGITS = 10          # both recipes train on 1-10 digit operands
+VOID_COMPARISON = 3          # exit status under --json when a model misses mastery of its trained range
 
 __all__ = [
-    "PROG", "MODELS", "with_overrides", "flagship_recipes", "flagship_recipe", "ape_recipe", "preflight",
+    "PROG", "MODELS", "TRAINED_DIGITS", "VOID_COMPARISON", "void_reason", "with_overrides", "flagship_recipes",
+    "flagship_recipe", "ape_recipe", "preflight",
     "train_and_evaluate", "format_table", "prepare", "run", "flagship", "build_parser", "main",
 ]
 
@@ -105,6 +115,31 @@ def format_table(results: dict, lengths=LENGTHS) -> str:
     if skipped:
         rows.append("- : past the model's position table, not tested (" + "; ".join(skipped) + ")")
     return "\n".join(rows)
+
+
+def void_reason(results: dict, threshold: float = THRESHOLD, trained_digits: int = TRAINED_DIGITS) -> str | None:
+    """Why the leaderboard of live-trained ``results`` compares nothing, or None when it is fair.
+
+    Mastery as the leaderboard defines it (:mod:`lengen_utils.lab.leaderboard`): exact match above ``threshold``
+    at every tested length inside the trained range 1-``trained_digits``. A comparison of lengths is void when a
+    model misses it, or when no tested length lies inside that range (mastery was not measured). One model
+    alone (``--only``) is no comparison: None."""
+    trained = [name for name in MODELS if name in results]
+    if len(trained) < 2:
+        return None
+    missed = []
+    for name in trained:
+        inside = {int(n): v for n, v in results[name]["em"].items() if int(n) <= trained_digits}
+        if not inside:
+            return (f"comparison void: no tested length inside the trained range 1-{trained_digits} digits, so "
+                    f"mastery was not measured (add {trained_digits} to --lengths)")
+        below = [f"{100 * v:.1f}% at {n} digits" for n, v in sorted(inside.items()) if not v > threshold]
+        if below:
+            missed.append(f"{name} ({', '.join(below)})")
+    if not missed:
+        return None
+    return (f"comparison void: {'; '.join(missed)} did not master the trained range 1-{trained_digits} digits "
+            f"(mastery: exact match > {threshold:.0%} at every tested length inside it)")
 
 
 def _load() -> list[float] | None:
@@ -171,6 +206,8 @@ def run(plan: dict) -> dict:
         results[name] = res
         trained[name] = model
     results["config"]["load_after"] = _load()
+    void = void_reason(results)
+    results["comparison"] = {"void": void is not None, "reason": void}
     if out is not None:
         for name, model in trained.items():
             recipe = plan["recipes"][name]
@@ -273,8 +310,10 @@ def main(argv: list[str] | None = None) -> int:
         return fail(PROG, "interrupted", INTERRUPTED)
     except OSError as err:
         return fail(PROG, err, RUN_ERROR)
+    void = results["comparison"]["reason"]
     if args.json:
         print(json.dumps(results))
+        return VOID_COMPARISON if void else 0
     else:
         cfg = results["config"]
         steps = ", ".join(f"{m} {n:,}" for m, n in cfg["steps"].items())
@@ -282,6 +321,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{cfg['n_eval']} test problems per length, {cfg['threads']} CPU threads, "
               f"load {cfg['load_before']} -> {cfg['load_after']}")
         print(format_table(results, lengths))
+        if void:
+            print(void)
         if args.out:
             print(f"saved to {args.out}/")
     return 0

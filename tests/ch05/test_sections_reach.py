@@ -110,3 +110,15 @@ def test_check_minute_passes_on_the_targets_and_names_each_failure():
 
 def test_check_minute_holds_on_the_recorded_seeds():
     reach.check_minute(leaderboard("flagship-minute"), leaderboard("flagship-seeds"))
+
+
+def test_median_and_worst_rows_name_the_worst_seed_beside_the_median():
+    board = {"methods": {"m": {"entries": ["m-s0", "m-s1", "m-s2"], "seeds": [0, 1, 2],
+                               "lengths": {10: {"median": 1.0}, 1000: {"median": 0.99}}}}}
+    manifest = {"m-s0": {"metrics": {"em": {"10": 1.0, "1000": 1.0}}},
+                "m-s1": {"metrics": {"em": {"10": 1.0, "1000": 0.99}}},
+                "m-s2": {"metrics": {"em": {"10": 0.998, "1000": 0.582}}}}
+    rows = reach.median_and_worst_rows(board, "m", "recipe", manifest)
+    assert list(rows) == ["recipe: median of 3 seeds", "recipe: worst seed (seed 2)"]
+    assert rows["recipe: worst seed (seed 2)"] == {"10 dig": "99.8%", "1000 dig": "58.2%"}
+    assert rows["recipe: median of 3 seeds"]["1000 dig"] == "99.0%"

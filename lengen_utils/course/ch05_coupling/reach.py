@@ -6,7 +6,7 @@ import math
 from ..common.claims import claim
 from ..notebook import pct
 from ...lab.flagship_time import SHORT_UP_TO, TARGET_MEDIAN_1000, TARGET_SHORT, TARGET_WORST_500
-from ...lab.zoo import entry, entry_for
+from ...lab.zoo import entry, entry_for, read_manifest
 from .coupling import MASTERY
 
 OURS, MINUTE = "flagship-reach", "flagship-minute"   # the one-minute recipe: the same decoder trained for time
@@ -93,3 +93,18 @@ def check_minute(minute: dict, seeds_board: dict) -> None:
     fast, slow = max(m["train_seconds"]), min(seeds_board["methods"][OURS]["train_seconds"])
     claim(fast < slow, "every seed of the one-minute recipe should train in fewer seconds than any seed of the "
           "2,000-step recipe (manifest)", f"{fast:.0f} s against {slow:.0f} s")
+
+
+def median_and_worst_rows(board: dict, method: str, label: str,
+                          manifest: dict | None = None) -> dict[str, dict[str, str]]:
+    """Two table rows for ``method`` of a leaderboard: the median over its seeds and, beside it, its worst seed
+    (the seed with the lowest exact match at any tested length; the longest such length among ties), from the
+    manifest. Zhou et al. 2024: a median can hide the seed a learner draws."""
+    manifest = read_manifest() if manifest is None else manifest
+    m = board["methods"][method]
+    curves = {name: {int(n): v for n, v in manifest[name]["metrics"]["em"].items()} for name in m["entries"]}
+    seed_of = dict(zip(m["entries"], m["seeds"]))
+    worst = min(curves, key=lambda name: (min(curves[name].values()), seed_of[name]))
+    lengths = list(m["lengths"])
+    return {f"{label}: median of {len(curves)} seeds": {f"{n} dig": pct(m["lengths"][n]["median"]) for n in lengths},
+            f"{label}: worst seed (seed {seed_of[worst]})": {f"{n} dig": pct(curves[worst][n]) for n in lengths}}

@@ -129,7 +129,7 @@ def reach_recipe(seed: int = 0, pack: int = REACH_PACK, length_scale: bool = Tru
 
 
 def minute_recipe(seed: int = 0, steps: int = MINUTE_STEPS, lr: float = MINUTE_LR,
-                  batch_size: int = MINUTE_BATCH) -> ZooEntry:
+                  batch_size: int = MINUTE_BATCH, pack: int = MINUTE_PACK) -> ZooEntry:
     """:func:`reach_recipe` trained for time: the same model and test sets, three changes.
 
     * ``lr`` 3e-3 (not 1e-3) with ``MINUTE_WARMUP`` steps of warm-up and a cosine over ``steps`` = 800 (not 2,000).
@@ -139,15 +139,18 @@ def minute_recipe(seed: int = 0, steps: int = MINUTE_STEPS, lr: float = MINUTE_L
       100% at 1000 digits in 70-76 s on one thread; with 96, 51-52 s, and one seed of five keeps less of the reach
       (``docs/logs/flagship-log.md``, "The flagship in one minute").
 
+    ``pack`` (problems per training sequence) is a knob for ``bench flagship-time --pack``; the zoo entries use
+    ``MINUTE_PACK``.
+
     No stopping rule: the probes (``docs/logs/flagship-log.md``, "The flagship in one minute") found the trained
     lengths mastered a few hundred steps before the reach at 1000 digits, so a rule that reads trained lengths only
     (``TrainConfig.stop_lengths``) stops too early, and a rule that reads 1000-digit sums is the papers' selection.
     """
-    base = reach_recipe(seed=seed, pack=MINUTE_PACK, steps=steps, batch_size=batch_size)
+    base = reach_recipe(seed=seed, pack=pack, steps=steps, batch_size=batch_size)
     train = replace(base.train, lr=lr, warmup_steps=MINUTE_WARMUP)
     return replace(base, recipe="flagship-minute", seeded=True, train=train, tags=("flagship-minute",),
                    description=f"the flagship without its table, trained for time: lr {lr:g}, {steps} steps of "
-                               f"{batch_size} problems, {MINUTE_PACK} to a sequence; tested to {REACH_DIGITS} digits")
+                               f"{batch_size} problems, {pack} to a sequence; tested to {REACH_DIGITS} digits")
 
 
 def ape_recipe(steps: int = APE_STEPS, batch_size: int = BATCH, seed: int = 0,

@@ -96,7 +96,9 @@ def test_benchmark_and_cli(capsys):
     r = benchmark(k=2, steps=2, batch_size=2, device="cpu")
     assert r["k"] == 2 and r["sequential_s"] > 0 and r["batched_s"] > 0 and r["speedup"] > 0
     assert r["batched_final_loss"] == pytest.approx(r["sequential_final_loss"], abs=1e-3)
-    assert main(["--k", "0"]) == 2
+    with pytest.raises(SystemExit) as refused:           # the bounded --k type refuses it in one line
+        main(["--k", "0"])
+    assert refused.value.code == 2
     assert "error" in capsys.readouterr().err
 
 

@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from planted_records import full_record
 
 from lengen_utils.lab import zoo
 from lengen_utils.lab.zoo import registry
@@ -53,7 +54,7 @@ def test_recipe_entries_of_real_recipes():
 
 def test_built_only_reads_the_manifest(tmp_path):
     plain = zoo.recipe_entries("nb05-plain")
-    (tmp_path / "manifest.json").write_text(json.dumps({plain[1]: {}, "flagship-ape": {}}))
+    (tmp_path / "manifest.json").write_text(json.dumps({plain[1]: full_record(), "flagship-ape": full_record()}))
     assert zoo.recipe_entries("nb05-plain", built_only=True, assets=tmp_path) == {1: plain[1]}
     assert zoo.recipe_entries("nb05-plain", built_only=False, assets=tmp_path) == plain
 

@@ -33,7 +33,7 @@ def test_named_shapes_build(name):
 
 
 @pytest.mark.parametrize("argv, match", [
-    (["--steps", "0"], "--steps must be"), (["--config", "nope"], "unknown config"),
+    (["--steps", "0"], "--steps: must be"), (["--config", "nope"], "unknown config"),
     (["--batch-size", "-1"], "--batch-size"), (["--device", "tpu"], "device 'tpu' is not a device name; use 'cpu', 'cuda'"),
     (["--device", "cpu:abc"], "device 'cpu:abc' is not a device name"), (["--bogus"], "unrecognized"),
 ])

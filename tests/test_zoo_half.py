@@ -149,12 +149,13 @@ def test_migrate_half_needs_names(monkeypatch, capsys):
 
 # -- the manifest's compact layout ----------------------------------------------------------------------
 PLANTED = {
-    "b-entry": {"command": "c", "metrics": {"em": {"5": 1.0, "10": 0.5, "1000": 0.0},
+    "b-entry": {"command": "c", "file": "zoo/b.safetensors", "sha256": "0" * 64, "task": {}, "model": {}, "metrics": {"em": {"5": 1.0, "10": 0.5, "1000": 0.0},
                                             "per_digit": {"5": {"0": 1.0, "1": 0.999}, "10": {}},
                                             "eval_n": 1000, "eval_seed": 999},
                 "train": {"betas": [0.9, 0.98], "steps": 10, "amp": True, "lr": 3e-05}, "final_loss": None,
                 "tags": ["a", "é\"q"], "flags": [True, False], "mixed": [1, "x"], "empty": [], "tiny": 1e-300},
-    "a-entry": {"metrics": {"em": {"1": 0.1 + 0.2}}, "nested": [[1, 2], [3.5]]},
+    "a-entry": {"command": "c", "file": "zoo/a.safetensors", "sha256": "0" * 64, "task": {}, "model": {},
+                "metrics": {"em": {"1": 0.1 + 0.2}}, "nested": [[1, 2], [3.5]]},
 }
 
 

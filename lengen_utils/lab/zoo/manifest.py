@@ -253,8 +253,15 @@ def _within(path: str | os.PathLike, root: Path) -> bool:
         return False
 
 
-#: Assets folders whose lock this process holds (the lock is re-entrant within a process)
-_HELD: set[Path] = set()
+#: Assets folders whose lock this thread holds (re-entrant within a thread: another thread of the process waits for
+#: it, as another process does; a set shared by the threads let a second thread write without the lock)
+_LOCAL = threading.local()
+
+
+def _held() -> set[Path]:
+    if not hasattr(_LOCAL, "held"):
+        _LOCAL.held = set()
+    return _LOCAL.held
 
 
 @contextlib.contextmanager
@@ -264,8 +271,8 @@ def manifest_lock(assets: Path | None = None) -> Iterator[None]:
     nested call holds it already). An ``OSError`` inside (a read-only folder, a full disk) leaves as a
     :class:`ZooError` of one line (:func:`store_fault`)."""
     root = assets_dir(assets)
-    key = root.resolve()
-    if key in _HELD:
+    key, held = root.resolve(), _held()
+    if key in held:
         yield
         return
     try:
@@ -274,11 +281,11 @@ def manifest_lock(assets: Path | None = None) -> Iterator[None]:
             return
         with open(root / LOCK, "a") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
-            _HELD.add(key)
+            held.add(key)
             try:
                 yield
             finally:
-                _HELD.discard(key)
+                held.discard(key)
                 fcntl.flock(handle, fcntl.LOCK_UN)
     except OSError as err:
         raise store_fault(err, root) from None
@@ -310,7 +317,7 @@ def replace_json(path: Path, records: dict) -> None:
     """Write ``records`` to ``path`` atomically: a temporary file beside it, synced, then renamed over it (the
     manifest, and ``records.json`` of the entries recorded without weights)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.new")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.new")
     try:
         _write_json(tmp, records)
         os.replace(tmp, path)
@@ -386,7 +393,7 @@ def settle(assets: Path | None = None) -> None:
     stderr), so that a reader never meets the half-done state; where the folder is read-only, raise
     :class:`ZooError` saying what to run where it is writable. Nothing to do (the usual case) costs two globs."""
     root = assets_dir(assets)
-    if not root.is_dir() or root.resolve() in _HELD or not leftovers(root):
+    if not root.is_dir() or root.resolve() in _held() or not leftovers(root):
         return
     if any(folder.is_dir() and not os.access(folder, os.W_OK) for folder in (root, root / "zoo")):
         names = ", ".join(p.name for p in leftovers(root)[:3])

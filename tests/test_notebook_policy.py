@@ -349,10 +349,6 @@ def test_typed_verdicts_are_found():
 #: markdown cells another change owns while this rule lands: ``{(notebook, cell id): reason}``. Each must still hold a
 #: verdict word (a stale entry fails), so the list empties as the cells are reworded; nothing else is exempt.
 VERDICT_EXEMPT: dict[tuple[str, str], str] = {
-    ("05_position_coupling.ipynb", "nb05-sink01"): "notebook 05's reach section, reworked in parallel (issue 47 merge)",
-    ("05_position_coupling.ipynb", "nb05-sink-md"): "notebook 05's reach section, reworked in parallel (issue 47 merge)",
-    ("05_position_coupling.ipynb", "nb05-minute-md"): "notebook 05's reach section, reworked in parallel (issue 47 "
-                                                      "merge)",
 }
 
 

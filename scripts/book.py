@@ -165,7 +165,7 @@ def reproduction_page(readme: str) -> str:
     heading = "The papers' claims, one by one"
     if heading not in sections or not LEDGER_BLOCK.search(sections[heading]):
         raise BookError(f"README.md has no section '## {heading}' with a <!-- ledger:begin --> block")
-    return f"# {heading}\n\n{absolute_links(sections[heading])}\n"
+    return f"# {heading}\n\n{split_wide_tables(absolute_links(sections[heading]))}\n"
 
 
 def references_page(template: str, notebooks: dict[str, dict]) -> str:

@@ -111,3 +111,9 @@ def test_offsets_are_fixed_across_sizes_and_a_shift_would_be_caught(monkeypatch)
     monkeypatch.setattr(S, "lookup_offsets", lambda n, m: {**real(n, m), "row above, next column": {(-1, n, 0)}})
     with pytest.raises(ClaimFailed, match="new ones"):
         S.check_fixed_offsets([(3, 3), (25, 25)])
+
+
+def test_moving_a_slider_shows_its_cell(tiny):
+    explorer = GridExplorer({0: tiny}, recorded=None, n=3, n_digits=2, m_digits=1)
+    explorer.m_slider.value = 2
+    assert explorer.last["cell"] == (2, 2) and "2 x 2" in explorer.status.value

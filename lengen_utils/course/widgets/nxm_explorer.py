@@ -1,6 +1,6 @@
 """Notebook 09's widget (the N x M explorer): pick N and M, see the cached seeds multiply N-digit by M-digit numbers.
 
-Two sliders (N, the multiplicand's digits; M, the multiplier's) up to the models' ID table; for the chosen cell it
+Two sliders (N, the multiplicand's digits; M, the multiplier's) up to the models' ID table; when one moves, for the cell it
 shows the recorded median exact match (when the benchmark tested that cell), the live exact match of each seed on a
 few fixed products, and one product's scratchpad as the first seed writes it, wrong tokens in red. A value out of
 range or not an int is refused with a sentence on screen (:meth:`GridExplorer.show` raises ``ValueError``).
@@ -58,15 +58,20 @@ class GridExplorer:
         task = next(iter(self.models.values()))[1]
         self.limit = min(SLIDER_MAX, task.longest_operand())
         self.last: dict = {}
-        self.n_slider = _tip(w.IntSlider(value=1, min=1, max=self.limit, description="N digits"),
-                             "digits of the multiplicand (training: 1-10)")
-        self.m_slider = _tip(w.IntSlider(value=1, min=1, max=self.limit, description="M digits"),
-                             "digits of the multiplier (training: 1-10)")
-        self.button = w.Button(description="multiply", button_style="primary")
+        self.n_slider = _tip(w.IntSlider(value=1, min=1, max=self.limit, description="N digits",
+                                         continuous_update=False), "digits of the multiplicand (training: 1-10)")
+        self.m_slider = _tip(w.IntSlider(value=1, min=1, max=self.limit, description="M digits",
+                                         continuous_update=False), "digits of the multiplier (training: 1-10)")
         self.status, self.pad = w.HTML(), w.HTML()
-        self.button.on_click(on_screen(self.status, lambda _b: self.show(self.n_slider.value, self.m_slider.value)))
-        self.widget = w.VBox([w.HBox([self.n_slider, self.m_slider, self.button]), self.status, self.pad])
+        self._quiet = False                  # set while show() moves the sliders itself
+        for slider in (self.n_slider, self.m_slider):
+            slider.observe(on_screen(self.status, self._on_change), names="value")
+        self.widget = w.VBox([w.HBox([self.n_slider, self.m_slider]), self.status, self.pad])
         self.show(n_digits, m_digits)
+
+    def _on_change(self, _change) -> None:
+        if not self._quiet:
+            self.show(self.n_slider.value, self.m_slider.value)
 
     def refusal(self, value: object, name: str) -> str | None:
         """Why ``value`` cannot be a number of digits (a sentence), or None."""
@@ -82,7 +87,11 @@ class GridExplorer:
             if why:
                 self.status.value = error_html(why)
                 raise ValueError(why)
-        self.n_slider.value, self.m_slider.value = int(n_digits), int(m_digits)
+        self._quiet = True
+        try:
+            self.n_slider.value, self.m_slider.value = int(n_digits), int(m_digits)
+        finally:
+            self._quiet = False
         key = f"{n_digits}x{m_digits}"
         recorded = None if self.recorded is None else self.recorded["summary"]["median_em"].get(key)
         live = {seed: evaluate_cell(model, task, n_digits, m_digits, self.n).exact_match

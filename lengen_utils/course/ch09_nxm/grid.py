@@ -29,19 +29,16 @@ def check_trained_range(result: dict) -> list[ClaimRow]:
 def check_live(live: dict[tuple[int, int], list[float]], result: dict, n: int) -> list[ClaimRow]:
     """The live sample agrees with the record: on each sampled cell the live median is within four standard errors
     of ``n`` problems (and 5 points) of the recorded median."""
-    def gap(cell: tuple[int, int]) -> tuple[float, float]:
+    def gap(cell: tuple[int, int]) -> tuple[float, float, float]:      # (gap, allowed gap, recorded median)
         recorded = result["summary"]["median_em"][f"{cell[0]}x{cell[1]}"]
-        allowed = 4 * math.sqrt(max(recorded * (1 - recorded), 0.01) / n) + 0.05
-        return abs(float(np.median(live[cell])) - recorded), allowed
+        return (abs(float(np.median(live[cell])) - recorded),
+                4 * math.sqrt(max(recorded * (1 - recorded), 0.01) / n) + 0.05, recorded)
 
     beyond = max(live, key=lambda cell: gap(cell)[0] - gap(cell)[1])      # the cell nearest to failing
-    largest = max(live, key=lambda cell: gap(cell)[0])
-    worst_gap, worst_allowed = gap(beyond)
-    a, b = beyond
+    largest, (worst_gap, worst_allowed, recorded) = max(live, key=lambda cell: gap(cell)[0]), gap(beyond)
     claim(worst_gap <= worst_allowed, f"the live sample ({n} products per cell) agrees with the record",
-          f"live {pct(float(np.median(live[beyond])))} against recorded "
-          f"{pct(result['summary']['median_em'][f'{a}x{b}'])} at {a}x{b} (allowed gap {pct(worst_allowed)})",
-          "The cached models are not the ones the record tested: record the grid again.")
+          f"live {pct(float(np.median(live[beyond])))} against recorded {pct(recorded)} at {beyond[0]}x{beyond[1]} "
+          f"(allowed gap {pct(worst_allowed)})", "The cached models are not the ones the record tested: record it again.")
     return [ClaimRow("the cached models score as recorded (live sample)", "(course check)",
                      f"largest gap {pct(gap(largest)[0])} at {largest[0]}x{largest[1]}",
                      f"{n} products per sampled cell, live")]

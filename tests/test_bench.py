@@ -140,7 +140,8 @@ def test_lengths_past_a_table_are_skipped_and_reported(capsys):
     assert bench.main(["flagship", "--quick", "--steps", "1", "--n-eval", "2", "--lengths", "5,70", "--threads", "1",
                        "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[-1] == "- : past the model's position table, not tested (ape: 70 digits)"
+    assert "- : past the model's position table, not tested (ape: 70 digits)" in out.splitlines()   # (then a void
+    # comparison line: one step masters nothing)
     ape_row = next(line for line in out.splitlines() if line.startswith("ape "))
     assert ape_row.split()[-1] == "-"
     with pytest.raises(ValueError, match="the ape model cannot run this benchmark: a 70-digit .* max_position=124"):

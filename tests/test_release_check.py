@@ -69,6 +69,10 @@ def test_a_clone_at_a_local_tag_installs_and_imports(tagged_clone, tmp_path):
             pytest.fail(f"Colab's environment is missing ({COLAB_PYTHON}): bash scripts/ci-colab-env.sh")
         pytest.skip(f"Colab's environment is missing ({COLAB_PYTHON}): bash scripts/ci-colab-env.sh")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    # tests/colab's setup-cell test installs the course into this environment (it runs first in `make test`): the
+    # release check starts where Colab does, without it
+    subprocess.run([str(COLAB_PYTHON), "-m", "pip", "uninstall", "-q", "-y", "lengen_utils"], capture_output=True,
+                   env=env, timeout=300)
     done = subprocess.run([sys.executable, str(REPO / "scripts" / "release_check.py"), "--url", tagged_clone.as_uri(),
                            "--python", str(COLAB_PYTHON)], capture_output=True, text=True, env=env, timeout=1800)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

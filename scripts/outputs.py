@@ -1,7 +1,8 @@
 """Execute the notebooks in place and save their outputs, as they are committed: ``make outputs [NB=05]``.
 
-    python scripts/outputs.py            # every notebooks/NN_*.ipynb
+    python scripts/outputs.py            # every notebooks/NN_*.ipynb and NNb_*.ipynb
     python scripts/outputs.py 05 07      # only notebooks/05_*.ipynb and notebooks/07_*.ipynb
+    python scripts/outputs.py 05b        # only the bonus notebook beside 05
 
 Each notebook runs top to bottom in a fresh kernel of this Python (the kernel that ``pytest --nbval
 --nbval-current-env`` starts), in full mode (``LENGEN_FAST`` unset), on the CPU, on one thread
@@ -50,9 +51,13 @@ ENV = {"LENGEN_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "O
 UNSET = ("LENGEN_FAST", "LENGEN_ASSETS")
 
 
+#: a lesson is ``NN_topic.ipynb``; the bonus notebook beside it ``NNb_topic.ipynb``
+NOTEBOOK_NAME = re.compile(r"\d\d[b]?_[a-z0-9_]+\.ipynb")
+
+
 def select(names: list[str]) -> list[Path]:
     """The notebooks named by number prefix ("05"), file name or path; all of them when none is named."""
-    every = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    every = sorted(p for p in NOTEBOOKS.glob("[0-9][0-9]*_*.ipynb") if NOTEBOOK_NAME.fullmatch(p.name))
     if not names:
         return every
     chosen = []
@@ -62,6 +67,7 @@ def select(names: list[str]) -> list[Path]:
                 continue
             stem = Path(part).name
             hits = [p for p in every if p.name == stem or p.name.startswith(stem.zfill(2) + "_")
+                    or (len(stem) == 3 and p.name.startswith(stem + "_"))
                     or p.stem == stem]
             if not hits:
                 raise SystemExit(f"outputs.py: no notebook in {NOTEBOOKS.relative_to(ROOT)}/ matches {part!r} "

@@ -155,7 +155,8 @@ def test_every_sanitizer_is_used():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_names_are_numbered(path):
-    assert path.name[:2].isdigit() and path.name[2] == "_", f"{path.name}: notebooks are named NN_topic.ipynb"
+    assert re.fullmatch(r"\d\d[b]?_[a-z0-9_]+\.ipynb", path.name), (
+        f"{path.name}: a lesson is named NN_topic.ipynb, the bonus notebook beside it NNb_topic.ipynb")
 
 
 # -- no measured number typed into prose ------------------------------------------------------------

@@ -286,3 +286,67 @@ def test_row_window_with_the_scalable_softmax_trains_without_nan():
                  log_every=5)
     assert all(math.isfinite(loss) for loss in result.losses)
     assert all(p.isfinite().all() for p in model.parameters())
+
+
+# -- the lookup window and the scalable softmax over visible keys -----------------------------------------
+def test_lookup_window_shows_a_row_digit_only_its_neighbourhood():
+    """A scratchpad query sees the multiplicand and the scratchpad within `lookup_window` columns, the multiplier
+    within that many rows; a query in the operands sees every earlier key."""
+    import torch
+    task = Task(nxm_task(max_digits=6))
+    model = Transformer(nxm_model(lookup_window=1)).eval()
+    batch = task.batch(task.cell_problems(6, 5, 1))
+    with torch.no_grad():
+        _, weights = model(batch.tokens, batch.position_ids, batch.key_padding, return_attention=True)
+    ids, w = batch.position_ids[0], weights[0][0]
+    for q in range(len(ids)):
+        for k in range(q + 1):
+            channel = 0 if ids[k, 2] == 1 else 1
+            far = ids[q, 2] == 2 and abs(int(ids[k, channel]) - int(ids[q, channel])) > 1
+            assert bool((w[:, q, k] == 0).all()) == far or not far
+
+
+def test_visible_length_scale_keeps_greedy_decoding_equal_to_teacher_forcing():
+    from lengen_utils.analysis.nxm_measures import evaluate_cell
+    from lengen_utils.core.evaluate import greedy_predictions
+    from lengen_utils.core.evaluate.lengths import eval_batches
+    task = Task(nxm_task(max_digits=3, max_position=8))
+    model = Transformer(nxm_model(row_window=1, lookup_window=1, length_scale=True, length_scale_visible=True))
+    result = fit(model, task, TrainConfig(steps=60, batch_size=16, lr=3e-3, warmup_steps=3), progress=False,
+                 log_every=10)
+    assert all(p.isfinite().all() for p in model.parameters())
+    problems = task.cell_problems(3, 2, 30)
+    right = 0
+    for batch in eval_batches(model, task, problems, 30):
+        preds = greedy_predictions(model, batch)
+        right += int(((preds == batch.targets) | (batch.targets == -100)).all(1).sum())
+    assert evaluate_cell(model, task, 3, 2, 30).exact_match == right / 30
+
+
+def test_visible_length_scale_counts_the_keys_a_window_leaves():
+    """With every key hidden but the query's own few, n is that count, not the query's position."""
+    import torch
+    from lengen_utils.core.model.attention import SelfAttention
+    cfg = nxm_model(row_window=1, lookup_window=1, length_scale=True, length_scale_visible=True)
+    attention = SelfAttention(cfg)
+    task = Task(nxm_task(max_digits=5))
+    batch = task.batch(task.cell_problems(5, 5, 1))
+    ids = batch.position_ids
+    hidden = sum(m(torch.zeros(1), ids) for m in attention.biases if getattr(m, "hides_keys", False))
+    last = ids.shape[1] - 1
+    visible = int(torch.isfinite(hidden[0, 0, last, :last + 1]).sum())
+    assert 1 < visible < last + 1
+    seen = {}
+    attention.length_scale.register_hook(lambda g: seen.setdefault("g", g))
+    x = torch.randn(1, ids.shape[1], cfg.d_model, requires_grad=True)
+    attention(x, ids)[0].sum().backward()
+    assert torch.isfinite(seen["g"]).all()
+
+
+def test_visible_length_scale_needs_a_window_and_the_scalable_softmax():
+    with pytest.raises(ConfigError, match="length_scale_visible"):
+        nxm_model(length_scale=True, length_scale_visible=True)
+    with pytest.raises(ConfigError, match="length_scale_visible"):
+        nxm_model(row_window=1, length_scale_visible=True)
+    with pytest.raises(ConfigError, match="lookup_window"):
+        ModelConfig(position_channels=2, encoding="none", lookup_window=1)

@@ -112,7 +112,12 @@ class SelfAttention(nn.Module):
             term = self.arithmetic(q, number_ids)
             bias = term if bias is None else bias + term
         if self.length_scale is not None:
-            factor = self._length_factor(T, Tk, query_start, key_keep, x.device)
+            if self.cfg.length_scale_visible:      # n = the keys the windows leave, causal ones only
+                later = forbidden_pairs(T, Tk, query_start, True, None, x.device)
+                visible = torch.isfinite(hidden) if later is None else torch.isfinite(hidden) & ~later
+                factor = self.length_scale[None, :, None] * torch.log(visible.sum(-1).float())
+            else:
+                factor = self._length_factor(T, Tk, query_start, key_keep, x.device)
             q = q * factor[..., None].to(q.dtype)
             bias = None if bias is None else bias * factor[..., None].to(bias.dtype)
         if hidden is not None:    # never scaled: -inf times the factor's gradient would be NaN (0 x -inf)

@@ -43,10 +43,15 @@ class ModelConfig:
     ``row_window=w > 0`` (three ID channels: row, column, level; the N x M scratchpad of notebook 09) hides from a
     query the keys of its own level whose row is more than ``w`` below its own (:class:`~.encodings.RowWindow`): a
     scratchpad row reads the row above and the operands, never an older row.
+    ``lookup_window=w > 0`` (the same IDs) narrows what a scratchpad query (level 2) sees of the rest: the
+    multiplicand's and the scratchpad's keys only within ``w`` columns of its own, the multiplier's only within ``w``
+    rows (:class:`~.encodings.LookupWindow`). Every lookup of a fused-row digit lies within one column or row, so with
+    ``w`` below the relative bias's clip no visible key shares the clipped bucket, whose count grows with N and M.
     ``length_scale=True`` (scalable softmax, Nakanishi 2025) multiplies every head's attention logits, bias
     included, by ``s_h * log(n)``, where ``n`` is the number of keys the query sees and ``s_h`` a learned
     scalar per head: the margin of the right keys then grows with the log of the context, as it must to stay
-    sharp among ``n`` distractors.
+    sharp among ``n`` distractors. ``length_scale_visible=True`` counts in ``n`` only the keys a window
+    (``row_window``, ``lookup_window``, ``attention_window``) leaves visible, not every earlier position.
     ``loops=r`` applies the stack of ``n_layers`` blocks ``r`` times with the same weights (a Universal or
     Looped Transformer, thesis Section 2.1.3); ``loops_per_digit=q > 0`` lets the count grow with the input:
     a problem whose longest operand has ``d`` digits runs ``max(loops, ceil(q * d))`` times (:meth:`loops_for`),
@@ -98,7 +103,9 @@ class ModelConfig:
     attention_window: int = 0          # > 0: keys within this ID distance only (the multiplier's digits: any)
     window_offsets: tuple[int, ...] = ()   # more window centres: keys within attention_window of query ID + offset
     row_window: int = 0                # > 0, with (row, column, level) IDs: own-level keys of at most this many rows up
+    lookup_window: int = 0             # > 0, same IDs: scratchpad queries see operand/scratchpad keys this near only
     length_scale: bool = False        # scalable softmax: logits x s_h log(n), n = keys the query sees
+    length_scale_visible: bool = False  # n counts only the keys the windows leave visible (default: every earlier one)
     loops: int = 1                    # passes through the (weight-shared) stack of n_layers blocks
     loops_per_digit: float = 0.0      # > 0: a d-digit problem makes max(loops, ceil(loops_per_digit * d)) passes
     input_injection: bool = False     # add the embedded input back before every pass after the first
@@ -118,9 +125,9 @@ class ModelConfig:
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff", "max_positions", "upe_slots"):
             check_int(own, name, getattr(self, name))
         for name in ("rpe_max_distance", "relative_bias_max_distance", "attention_window", "carry_classes",
-                     "product_heads", "row_window"):
+                     "product_heads", "row_window", "lookup_window"):
             check_int(own, name, getattr(self, name), minimum=0)
-        for name in ("causal", "relative_bias", "relative_bias_uniform", "length_scale"):
+        for name in ("causal", "relative_bias", "relative_bias_uniform", "length_scale", "length_scale_visible"):
             check_bool(own, name, getattr(self, name))
         check_int(own, "fire_mlp_width", self.fire_mlp_width)
         for name in ("relative_bias_scale", "rpe_scale", "rope_base", "fire_threshold"):
@@ -152,10 +159,16 @@ class ModelConfig:
         if offsets and not self.attention_window:
             raise ConfigError(f"window_offsets={list(offsets)} add centres to the attention window; it needs "
                               f"attention_window > 0")
-        if self.row_window and (self.position_channels != 3 or not self.causal):
-            raise ConfigError(f"row_window={self.row_window} reads (row, column, level) IDs in a decoder (the N x M "
-                              f"scratchpad); this model has position_channels={self.position_channels}, "
-                              f"causal={self.causal}")
+        for name in ("row_window", "lookup_window"):
+            if getattr(self, name) and (self.position_channels != 3 or not self.causal):
+                raise ConfigError(f"{name}={getattr(self, name)} reads (row, column, level) IDs in a decoder (the "
+                                  f"N x M scratchpad); this model has position_channels={self.position_channels}, "
+                                  f"causal={self.causal}")
+        if self.length_scale_visible and not (self.length_scale and self.causal and (
+                self.row_window or self.lookup_window or self.attention_window)):
+            raise ConfigError("length_scale_visible=True counts the keys a window leaves visible in the scalable "
+                              "softmax's n; it needs length_scale=True, causal=True and a window (row_window, "
+                              "lookup_window or attention_window > 0)")
         if self.relative_bias_uniform and not self.relative_bias:
             raise ConfigError("relative_bias_uniform=True replaces the relative bias of the multiplier's digits; "
                               "it needs relative_bias=True")

@@ -307,6 +307,33 @@ class RowWindow(nn.Module):
         return torch.zeros(hidden.shape, dtype=q.dtype, device=q.device).masked_fill(hidden, float("-inf"))[:, None]
 
 
+class LookupWindow(nn.Module):
+    """With (row, column, level) IDs: a scratchpad query (level 2) sees the multiplicand's and the scratchpad's keys
+    only within ``lookup_window`` columns of its own, and the multiplier's only within ``lookup_window`` rows.
+    Queries in the operands see everything. ``-inf`` outside, 0 inside.
+
+    A fused-row digit needs the multiplicand and the row above at columns ``t - 1 .. t + 1``, its own row's last
+    digit, and the multiplier at rows ``k`` and ``k + 1``. The relative bias tells these apart; every farther key
+    falls into a clipped bucket whose population grows with N and M (the dilution :class:`RowWindow` removes for
+    older rows). Hidden, the keys a query sees are the same few at every N and M.
+    """
+
+    hides_keys = True          # a mask, not a score: SelfAttention adds it after the scalable softmax's factor
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.reach = cfg.lookup_window
+
+    def forward(self, q: torch.Tensor, query_ids: torch.Tensor, key_ids: torch.Tensor | None = None,
+                key_slots: torch.Tensor | None = None, query_start: int = 0) -> torch.Tensor:
+        key_ids = query_ids if key_ids is None else key_ids
+        delta = (key_ids[:, None, :, :2] - query_ids[:, :, None, :2]).abs()              # [B, Tq, Tk, 2]
+        key_level = key_ids[:, None, :, 2]
+        far = torch.where(key_level == 1, delta[..., 0], delta[..., 1]) > self.reach     # multiplier: rows; else columns
+        hidden = far & (query_ids[:, :, None, 2] == 2)
+        return torch.zeros(hidden.shape, dtype=q.dtype, device=q.device).masked_fill(hidden, float("-inf"))[:, None]
+
+
 class RotaryPositions(nn.Module):
     """Su et al.'s RoPE: rotate query and key pairs by angles proportional to the position ID."""
 
@@ -346,4 +373,6 @@ def attention_biases(cfg: ModelConfig) -> nn.ModuleList:
         mods.append(AttentionWindow(cfg))
     if cfg.row_window:
         mods.append(RowWindow(cfg))
+    if cfg.lookup_window:
+        mods.append(LookupWindow(cfg))
     return nn.ModuleList(mods)

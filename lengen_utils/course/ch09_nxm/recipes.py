@@ -40,6 +40,16 @@ NXM = RecipeTable(
                             "digit sees its own row, the row above and the operands, no older row; 2 layers, 8 "
                             "heads, d 64; both operands 1-10 digits, 5,000 steps of 64 products; seed {seed} "
                             "(notebook 09)")},
+        "visible": {"model.row_window": 1, "model.length_scale_visible": True, "seeds": (2, 1, 0),
+            "description": ("N x M multiplication, nb09-window with the scalable softmax's n counting only the keys "
+                            "the row window leaves visible; 2 layers, 8 heads, d 64; both operands 1-10 digits, "
+                            "5,000 steps of 64 products; seed {seed} (notebook 09)")},
+        "local": {"model.row_window": 1, "model.lookup_window": 2, "model.length_scale_visible": True,
+                  "seeds": (2, 1, 0),
+            "description": ("N x M multiplication, nb09-window plus a lookup window: a row digit sees the "
+                            "multiplicand and its two rows within 2 columns, the multiplier within 2 rows; the "
+                            "scalable softmax counts the visible keys; 2 layers, 8 heads, d 64; both operands 1-10 "
+                            "digits, 5,000 steps of 64 products; seed {seed} (notebook 09)")},
     },
 )
 

@@ -111,3 +111,12 @@ def test_median_at_and_best_run_read_live_results_by_recipe():
     live = {name: {10: em} for name, em in zip(names, (0.2, 0.9, 0.5))} | {"nb05-both-s0": {10: 1.0}}
     assert median_at(live, "nb05-plain", 10) == 0.5
     assert best_run(live, 10) == (1.0, "nb05-both-s0")
+
+
+def test_fit_seeds_checks_the_whole_plan_before_the_first_step():
+    """Lengths the task cannot place are refused by name before any seed trains, as fit refuses them."""
+    from lengen_utils.core.model import ConfigError
+    task = Task(TaskConfig(max_digits=3, max_position=10))
+    cfg = ModelConfig(d_model=16, n_layers=1, n_heads=2, d_ff=16, max_positions=11)
+    with pytest.raises(ConfigError, match="select_lengths"):
+        fit_seeds(cfg, task, TrainConfig(steps=5, batch_size=4, select_every=2, select_lengths=(50,)), [0, 1])

@@ -41,10 +41,9 @@ except ImportError:  # torch < 2.3
 from .constants import IGNORE_INDEX
 from .device import autocast, pick_device
 from .model import ModelConfig, Transformer
-from .compatibility import check_compatible
 from .config_checks import ConfigError, check_int, require_ints
 from .tasks import Task
-from .train import TrainConfig, TrainResult, lr_at
+from .train import TrainConfig, TrainResult, check_training_plan, lr_at
 
 
 class _Layers(nn.Module):
@@ -144,7 +143,7 @@ def fit_seeds(cfg: ModelConfig, task: Task, train: TrainConfig, seeds: Sequence[
     if not isinstance(train, TrainConfig):
         raise ConfigError(f"fit_seeds needs a TrainConfig, got {type(train).__name__}; use TrainConfig.from_dict "
                           f"for a dict")
-    check_compatible(cfg, task.config)                 # the checks fit runs, before step 1
+    check_training_plan(cfg, task, train)              # the checks fit runs, before step 1
     check_int("fit_seeds", "log_every", log_every)
     seeds = [int(s) for s in seeds]
     dev = pick_device(str(device)) if device is not None else pick_device()

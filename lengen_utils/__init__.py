@@ -51,7 +51,7 @@ _MOVED = {"complexity_sampling": "core.complexity", "board_format": "core.boards
 _SUBMODULES = {
     **dict.fromkeys(("constants", "device", "config_checks", "problems", "carries", "addition_steps", "curriculum",
                      "boards", "nxm", "positions2d", "formats", "vocab", "example", "positions", "text_filler", "spaces", "tasks",
-                     "task_base", "task_config", "batches", "model", "checkpoint", "train", "train_runtime", "evaluate",
+                     "task_base", "task_config", "batches", "model", "checkpoint", "train", "train_config", "train_state", "train_runtime", "evaluate",
                      "compatibility", "multiseed"), "core"),
     **dict.fromkeys(("complexity", "theory", "constructions", "interpret", "generalization", "probes", "rpe_decline",
                      "nxm_measures"),

@@ -31,7 +31,7 @@ LAYERS: dict[str, int] = {
     "core.spaces": 2,
     "core.tasks": 3, "core.task_base": 3, "core.boards.task": 3, "core.task_config": 3, "core.batches": 3,
     "core.model": 4, "core.checkpoint": 4,
-    "core.train": 5, "core.train_runtime": 5, "core.evaluate": 5, "core.compatibility": 5, "core.multiseed": 5,
+    "core.train": 5, "core.train_config": 4, "core.train_state": 5, "core.train_runtime": 5, "core.evaluate": 5, "core.compatibility": 5, "core.multiseed": 5,
     "analysis": 6, "analysis.complexity": 6, "analysis.theory": 6, "analysis.constructions": 6,
     "analysis.interpret": 6, "analysis.generalization": 6, "analysis.probes": 6, "analysis.rpe_decline": 6,
     "analysis.nxm_measures": 6,

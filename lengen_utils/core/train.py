@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -21,122 +21,18 @@ import torch.nn.functional as F
 
 from .checkpoint import CheckpointError, error_summary, load_training_state, save_training_state
 from .compatibility import check_compatible
-from .config_checks import (ConfigError, check_bool, check_choice, check_field_types, check_int,
-                            config_from_dict)
+from .config_checks import ConfigError, check_int
 from .constants import IGNORE_INDEX, SELECT_SEED, STOP_SEED
 from .device import autocast, seed_everything
 from .evaluate import evaluate_lengths
 from .model import Transformer
 from .tasks import Task
+from .train_config import TrainConfig
+from .train_state import _restore_rng_state, _rng_state, check_resumable
 from .train_runtime import DATA_WORKERS, data_worker_count, keep_freed_memory, prefetcher
 
 
-@dataclass(frozen=True)
-class TrainConfig:
-    """Optimizer and schedule of one run. Every field is checked when the config is built."""
-
-    steps: int = 2000
-    batch_size: int = 128
-    lr: float = 1e-3
-    weight_decay: float = 0.0
-    warmup_steps: int = 100
-    min_lr_ratio: float = 0.1          # cosine decays to lr * min_lr_ratio
-    grad_clip: float = 1.0             # 0 disables clipping
-    betas: tuple[float, float] = (0.9, 0.98)
-    seed: int = 0
-    amp: bool = True                   # bf16 autocast on CUDA only
-    data_seeding: str = "stream"       # "stream": one generator, batch after batch; "per_step": batch i from (seed, i)
-    select_lengths: tuple[int, ...] = ()   # checkpoint selection (the papers' protocol): validation lengths
-    select_n: int = 100                # validation problems per length
-    select_every: int = 0              # steps between two validations (0: no selection, the final checkpoint)
-    stop_lengths: tuple[int, ...] = ()     # stopping rule: trained operand lengths validated (all 100%: stop)
-    stop_n: int = 200                  # validation problems per length of the stopping rule
-    stop_every: int = 0                # steps between two validations of the stopping rule (0: train every step)
-    stop_patience: int = 1             # consecutive validations with every sum right before the rule stops
-
-    def __post_init__(self) -> None:
-        check_field_types(self)
-        own = "TrainConfig"
-        check_int(own, "steps", self.steps)
-        check_int(own, "batch_size", self.batch_size)
-        check_int(own, "warmup_steps", self.warmup_steps, minimum=0)
-        check_int(own, "seed", self.seed, minimum=0)
-        check_bool(own, "amp", self.amp)
-        check_choice(own, "data_seeding", self.data_seeding, DATA_SEEDINGS)
-        _check_number(own, "lr", self.lr, low=0, strict=True)
-        _check_number(own, "weight_decay", self.weight_decay, low=0)
-        _check_number(own, "grad_clip", self.grad_clip, low=0)
-        _check_number(own, "min_lr_ratio", self.min_lr_ratio, low=0, high=1)
-        betas = self.betas
-        if not isinstance(betas, (tuple, list)) or len(betas) != 2:
-            raise ConfigError(f"{own}.betas must be two numbers in [0, 1), got {betas!r}")
-        for beta in betas:
-            _check_number(own, "betas", beta, low=0, high=1, open_high=True)
-        object.__setattr__(self, "betas", tuple(float(x) for x in betas))
-        self._check_selection()
-        self._check_stopping_rule()
-
-    def _check_stopping_rule(self) -> None:
-        """The stopping rule needs both its lengths and its interval, or neither (the trained range is checked
-        by :func:`fit`, which knows the task)."""
-        self._check_validation("stop", "the stopping rule", "trained operand lengths")
-        check_int("TrainConfig", "stop_patience", self.stop_patience)
-
-    def _check_selection(self) -> None:
-        """Checkpoint selection needs both its lengths and its interval, or neither."""
-        self._check_validation("select", "checkpoint selection", "operand lengths")
-
-    def _check_validation(self, prefix: str, what: str, lengths_are: str) -> None:
-        """``{prefix}_lengths`` (a list of ints, stored as a tuple), ``{prefix}_n`` and ``{prefix}_every``: the
-        fields of a validation during training, which needs its lengths and its interval together."""
-        own, lengths = "TrainConfig", getattr(self, f"{prefix}_lengths")
-        if not isinstance(lengths, (tuple, list)):
-            raise ConfigError(f"{own}.{prefix}_lengths must be a list of {lengths_are}, got {lengths!r}")
-        for length in lengths:
-            check_int(own, f"{prefix}_lengths", length)
-        object.__setattr__(self, f"{prefix}_lengths", tuple(int(x) for x in lengths))
-        every = getattr(self, f"{prefix}_every")
-        check_int(own, f"{prefix}_n", getattr(self, f"{prefix}_n"))
-        check_int(own, f"{prefix}_every", every, minimum=0)
-        if bool(every) != bool(lengths):
-            raise ConfigError(f"{what} needs {prefix}_every > 0 and {prefix}_lengths together; got "
-                              f"{prefix}_every={every}, {prefix}_lengths={list(lengths)}")
-
-    @property
-    def stops_early(self) -> bool:
-        """True when training stops once validations find the trained lengths mastered (the stopping rule)."""
-        return bool(self.stop_every)
-
-    @property
-    def selects(self) -> bool:
-        """True when training keeps the checkpoint that scores best on the validation lengths."""
-        return bool(self.select_every)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "TrainConfig":
-        return config_from_dict(cls, data)
-
-
-def _check_number(owner: str, name: str, value, low: float, high: float | None = None, strict: bool = False,
-                  open_high: bool = False) -> None:
-    ok = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
-    ok = ok and (value > low if strict else value >= low)
-    if ok and high is not None:
-        ok = value < high if open_high else value <= high
-    if not ok:
-        lo = f"> {low}" if strict else f">= {low}"
-        hi = "" if high is None else (f" and < {high}" if open_high else f" and <= {high}")
-        raise ConfigError(f"{owner}.{name} must be a finite number {lo}{hi}, got {value!r}")
-
-
 LOG_EVERY = 50    # steps per logged loss (and per training callback) unless fit is told otherwise
-#: How a run draws its batches: "stream" (one generator seeded with ``seed``, batch after batch: every stored model)
-#: or "per_step" (batch i from a generator seeded with ``(seed, i)``: any number of worker processes can draw them,
-#: and get the same batches; for runs whose data preparation outpaces one worker, as on a GPU)
-DATA_SEEDINGS = ("stream", "per_step")
 
 
 @dataclass
@@ -475,52 +371,3 @@ def _step(model: Transformer, opt: torch.optim.Optimizer, cfg: TrainConfig, step
         torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
     opt.step()
     window.append(loss.detach())     # no host sync here: values are read only at log steps
-
-
-def check_resumable(state: dict, model: Transformer, task: Task, cfg: TrainConfig, log_every: int | None,
-                    state_path: str | Path = "the training state") -> int:
-    """Refuse a training state saved by another run; returns the ``log_every`` to continue with.
-
-    A run is its model config, task config, TrainConfig and loss-log interval: resuming with any of
-    them changed would give a trajectory that no uninterrupted run produces.
-    """
-    fix = "resume with the same settings, or pass resume=False to start fresh"
-    saved_train = state.get("train_config")
-    if saved_train is not None:
-        _refuse_differences(state_path, "TrainConfig", TrainConfig.from_dict(saved_train).to_dict(), cfg.to_dict(), fix)
-    for label, mine in (("ModelConfig", model.cfg.to_dict()), ("TaskConfig", task.config.to_dict())):
-        key = "model_config" if label == "ModelConfig" else "task_config"
-        if state.get(key) is not None:
-            _refuse_differences(state_path, label, state[key], mine, fix)
-    saved_log = state.get("log_every")
-    if saved_log is not None and log_every is not None and log_every != saved_log:
-        raise CheckpointError(f"the training state at {state_path} logged the loss every {saved_log} steps, "
-                              f"this run every {log_every}: the loss log would not match; {fix}")
-    step = state.get("step")
-    if not isinstance(step, int) or not 0 <= step <= cfg.steps:
-        raise CheckpointError(f"the training state at {state_path} is at step {step!r}, outside 0..steps={cfg.steps}")
-    return log_every if log_every is not None else saved_log
-
-
-def _refuse_differences(path, label: str, saved: dict, mine: dict, fix: str) -> None:
-    diffs = [f"{k}={saved.get(k)!r} there, {mine.get(k)!r} here" for k in sorted(set(saved) | set(mine), key=str)
-             if _plain(saved.get(k)) != _plain(mine.get(k))]
-    if diffs:
-        raise CheckpointError(f"the training state at {path} is from another run ({label} differs: "
-                              f"{'; '.join(diffs)}); {fix}")
-
-
-def _plain(value):
-    return list(value) if isinstance(value, tuple) else value
-
-
-def _rng_state(rng: np.random.Generator, state: dict | None = None) -> dict:
-    # torch's weights_only loader accepts plain containers of str/int: store the big ints as strings
-    st = rng.bit_generator.state if state is None else state
-    return {"bit_generator": st["bit_generator"], "state": {k: str(v) for k, v in st["state"].items()},
-            "has_uint32": st["has_uint32"], "uinteger": st["uinteger"]}
-
-
-def _restore_rng_state(saved: dict) -> dict:
-    return {"bit_generator": saved["bit_generator"], "state": {k: int(v) for k, v in saved["state"].items()},
-            "has_uint32": saved["has_uint32"], "uinteger": saved["uinteger"]}

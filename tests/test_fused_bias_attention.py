@@ -122,14 +122,16 @@ def _forward_and_grads(model, *inputs, **kwargs):
 
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
 @pytest.mark.parametrize("length_scale", [False, True], ids=["plain", "length_scale"])
-def test_a_decoders_training_pass_takes_the_kernel_and_its_numbers(monkeypatch, dtype, length_scale):
+@pytest.mark.parametrize("window", [0, 2], ids=["no_window", "window"])
+def test_a_decoders_training_pass_takes_the_kernel_and_its_numbers(monkeypatch, dtype, length_scale, window):
     """The whole model with padding rows (right padding: rows that end early): the same logits and parameter
-    gradients (the length scale's among them) with the kernel as with the math path."""
-    model = _decoder(length_scale, dtype)
+    gradients (the length scale's among them) with the kernel as with the math path; behind an attention window
+    too (the flagship's, issue 51), whose hidden pairs the kernel sends to its -inf column."""
+    model = _decoder(length_scale, dtype, attention_window=window)
     monkeypatch.setattr(fused_bias, "QUERY_BLOCK", 16)            # several blocks, one of them partial
     g = torch.Generator().manual_seed(0)
     tokens = torch.randint(0, model.cfg.vocab_size, (3, 45), generator=g)
-    ids = torch.randint(0, 150, (3, 45), generator=g)
+    ids = torch.randint(0, 30 if window else 150, (3, 45), generator=g)   # with a window: a few keys in reach
     keep = torch.ones(3, 45, dtype=torch.bool)
     keep[1, 30:] = False
     keep[2, 12:] = False
@@ -181,6 +183,9 @@ def test_the_kernel_stays_out_where_it_does_not_apply(monkeypatch):
         torch.manual_seed(0)
         return _forward_and_grads(m, tokens, ids)
     _run_without_kernel_check(monkeypatch, _decoder(True, dropout=0.1), seeded)
+    # a window whose scalable softmax counts only the visible keys (the kernel's factor counts every earlier one)
+    visible = _decoder(True, attention_window=2, length_scale_visible=True)
+    _run_without_kernel_check(monkeypatch, visible, lambda m: _forward_and_grads(m, tokens, ids))
     # a frozen bias: no gradient to return, SDPA's fused kernel takes it
     frozen = _decoder(False)
     frozen.blocks[0].attn.biases[0].bias.requires_grad_(False)

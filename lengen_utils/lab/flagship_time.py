@@ -31,7 +31,7 @@ from ..core.device import set_cpu_threads
 from ..core.evaluate import evaluate_length
 from ..core.tasks import Task
 from ..core.train import fit
-from .cli import INTERRUPTED, USAGE_ERROR, OneLineParser, UsageError, fail, int_list, positive_int
+from .cli import INTERRUPTED, USAGE_ERROR, OneLineParser, UsageError, fail, int_list, nonnegative_int, positive_int
 from .zoo.flagship import EVAL_N, MINUTE_STEPS, REACH_LENGTHS, minute_recipe
 
 PROG = "python -m lengen_utils.lab.bench flagship-time"
@@ -45,16 +45,19 @@ TARGET_WORST_500 = 0.90
 TARGET_SHORT = 0.995
 
 
-def _knobs(steps: int | None = None, batch_size: int | None = None, pack: int | None = None) -> dict:
+def _knobs(steps: int | None = None, batch_size: int | None = None, pack: int | None = None,
+           window: int | None = None) -> dict:
     """The arguments of :func:`minute_recipe` that a run sets (None: the recipe's own)."""
-    return {k: v for k, v in (("steps", steps), ("batch_size", batch_size), ("pack", pack)) if v is not None}
+    return {k: v for k, v in (("steps", steps), ("batch_size", batch_size), ("pack", pack), ("window", window))
+            if v is not None}
 
 
 def time_seed(seed: int, lengths=REACH_LENGTHS, n: int = EVAL_N, n_long: int = LONG_N, steps: int | None = None,
-              progress: bool = False, batch_size: int | None = None, pack: int | None = None) -> dict:
+              progress: bool = False, batch_size: int | None = None, pack: int | None = None,
+              window: int | None = None) -> dict:
     """Train one seed of the minute recipe from scratch and test it; returns ``{"seed", "seconds", "steps",
     "em": {length: exact match}}`` (``steps``: those that ran; fewer than planned only under a stopping rule)."""
-    e = minute_recipe(seed=seed, **_knobs(steps, batch_size, pack))
+    e = minute_recipe(seed=seed, **_knobs(steps, batch_size, pack, window))
     task = Task(e.task)
     too_long = [k for k in lengths if k > task.longest_operand()]
     if too_long:
@@ -90,12 +93,13 @@ def summarize(rows: list[dict]) -> dict:
 
 def flagship_time(seeds: int = SEEDS, lengths=REACH_LENGTHS, n: int = EVAL_N, n_long: int = LONG_N,
                   steps: int | None = None, progress: bool = False, batch_size: int | None = None,
-                  pack: int | None = None) -> dict:
+                  pack: int | None = None, window: int | None = None) -> dict:
     """:func:`time_seed` for seeds ``0..seeds-1``, one after another, and :func:`summarize` of them."""
-    rows = [time_seed(s, lengths, n, n_long, steps, progress, batch_size, pack) for s in range(seeds)]
-    e = minute_recipe(**_knobs(None, batch_size, pack))
+    rows = [time_seed(s, lengths, n, n_long, steps, progress, batch_size, pack, window) for s in range(seeds)]
+    e = minute_recipe(**_knobs(None, batch_size, pack, window))
     config = {"recipe": "flagship-minute", "lr": e.train.lr, "steps": steps or MINUTE_STEPS,
-              "batch_problems": e.train.batch_size * e.task.pack, "pack": e.task.pack, "n": n, "n_long": n_long}
+              "batch_problems": e.train.batch_size * e.task.pack, "pack": e.task.pack,
+              "window": e.model.attention_window, "n": n, "n_long": n_long}
     return {"benchmark": "flagship-time", "config": config, "seeds": rows, "summary": summarize(rows)}
 
 
@@ -105,7 +109,8 @@ def format_flagship_time(result: dict, threads: int) -> str:
     lengths = list(rows[0]["em"])
     head = f"{'seed':>6}{'seconds':>9}{'steps':>7}  " + "".join(f"{k:>7}" for k in lengths)
     lines = [f"flagship-time: {cfg['recipe']}, lr {cfg['lr']:g}, {cfg['steps']} steps x {cfg['batch_problems']} "
-             f"problems ({cfg['pack']} per sequence); {threads} CPU thread(s); exact match % at each operand length "
+             f"problems ({cfg['pack']} per sequence), attention window {cfg.get('window', 0)}; {threads} CPU "
+             f"thread(s); exact match % at each operand length "
              f"({cfg['n']} problems to {SHORT_UP_TO} digits, {cfg['n_long']} beyond)",
              head, "-" * len(head)]
     for r in rows:
@@ -139,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="problems per step (default the recipe's; sequences per step = this / problems per sequence)")
     parser.add_argument("--pack", type=positive_int, default=None,
                         help="problems per training sequence (default the recipe's)")
+    parser.add_argument("--window", type=nonnegative_int, default=None,
+                        help="attention window over coupled IDs (default the recipe's; 0: none, the recipe before issue 51)")
     parser.add_argument("--threads", type=positive_int, default=1, help="CPU threads (default 1: the target's)")
     parser.add_argument("--progress", action="store_true", help="a progress bar per seed")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
@@ -147,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         lengths = int_list(args.lengths, "--lengths") if args.lengths is not None else REACH_LENGTHS
         threads = set_cpu_threads(args.threads)
         result = flagship_time(args.seeds, lengths, args.n, args.n_long, args.steps, args.progress, args.batch_size,
-                               args.pack)
+                               args.pack, args.window)
     except (UsageError, ConfigError, ValueError) as err:
         return fail(PROG, err, USAGE_ERROR)
     except KeyboardInterrupt:

@@ -35,7 +35,7 @@ from torch import nn
 from .arithmetic_heads import ArithmeticKeys
 from .cache import KVCache
 from .config import ModelConfig
-from .encodings import RelativeScalarBias, RotaryPositions, attention_biases
+from .encodings import AttentionWindow, RelativeScalarBias, RotaryPositions, attention_biases
 from .fused_bias import causal_bias_attention
 
 #: take :func:`~lengen_utils.core.model.fused_bias.causal_bias_attention` where it applies (off: the math path, the
@@ -93,12 +93,14 @@ class SelfAttention(nn.Module):
             key_ids, key_keep, key_slots = cache.keys()
         Tk = k.shape[2]
 
-        if self._takes_bias_kernel(q, cache, return_weights):
+        if self._takes_bias_kernel(q, cache, return_weights, uniform_slots):
             module = self.biases[0]
             ids = position_ids.to(torch.int32)
             factor = None if self.length_scale is None else self._length_factor(T, T, 0, None, x.device).to(q.dtype)
+            window = (module.max_distance, self.biases[1].width) if len(self.biases) == 2 else None
             y = causal_bias_attention(q, k, v, module.table(q.dtype),
-                                      lambda start, end: module.offsets(ids[:, start:end], ids[:, :end]), factor)
+                                      lambda start, end: module.offsets(ids[:, start:end], ids[:, :end]), factor,
+                                      window=window)
             return self.out(y.transpose(1, 2).reshape(B, T, H * Dh)), None
 
         bias, hidden = None, None
@@ -138,14 +140,21 @@ class SelfAttention(nn.Module):
         y = self.out(y.transpose(1, 2).reshape(B, T, H * Dh))
         return y, weights
 
-    def _takes_bias_kernel(self, q: torch.Tensor, cache: KVCache | None, return_weights: bool) -> bool:
+    def _takes_bias_kernel(self, q: torch.Tensor, cache: KVCache | None, return_weights: bool,
+                           uniform_slots: torch.Tensor | None = None) -> bool:
         """Whether :func:`~lengen_utils.core.model.fused_bias.causal_bias_attention` computes this call exactly:
         a decoder's training pass on the CPU (no cache, no dropout, no weights asked for) whose only score term is
-        the relative scalar bias over one channel of IDs, with its gradient needed (without one, SDPA's fused kernels
-        take the bias), and outside ``torch.func`` transforms (the kernel has no batching rule)."""
+        the relative scalar bias over one channel of IDs, optionally behind an attention window (no multiplier
+        slots, which a window lets through), with its gradient needed (without one, SDPA's fused kernels take the
+        bias), and outside ``torch.func`` transforms (the kernel has no batching rule)."""
         if not (FUSED_BIAS_KERNEL and self.cfg.causal and cache is None and not return_weights
-                and q.device.type == "cpu" and self.arithmetic is None and len(self.biases) == 1):
+                and q.device.type == "cpu" and self.arithmetic is None and 1 <= len(self.biases) <= 2):
             return False
+        if len(self.biases) == 2:    # a window the kernel reads on the bias's clipped columns: one centre, inside the clip
+            window = self.biases[1]
+            if not (isinstance(window, AttentionWindow) and not window.offsets and uniform_slots is None
+                    and window.width < self.cfg.relative_bias_max_distance and not self.cfg.length_scale_visible):
+                return False
         module = self.biases[0]
         return (isinstance(module, RelativeScalarBias) and module.uniform is None and module.channels == 1
                 and torch.is_grad_enabled()

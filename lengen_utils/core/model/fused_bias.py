@@ -39,17 +39,24 @@ def query_blocks(T: int, block: int = QUERY_BLOCK) -> list[tuple[int, int]]:
 
 
 Offsets = Callable[[int, int], torch.Tensor]
+#: ``(centre, width)``: a window over the table's columns; a pair whose column is more than ``width`` from ``centre``
+#: is hidden (the column of a clipped relative distance ``d`` is ``d + K``: centre ``K``, a window of ``width < K`` IDs)
+Window = tuple[int, int]
 
 
-def block_index(offsets: Offsets, start: int, end: int, batch: int, T: int, columns: int) -> torch.Tensor:
+def block_index(offsets: Offsets, start: int, end: int, batch: int, T: int, columns: int,
+                window: Window | None = None) -> torch.Tensor:
     """``[B, end - start, end]``: for queries ``start..end-1`` and keys ``0..end-1``, the column of each pair in the
     expanded table ``[B, T, SPREAD, columns + 1]``: ``((b T + i) SPREAD + j % SPREAD)(columns + 1) + offsets``, with
-    the ``-inf`` column ``columns`` for a later key (``j > i``). int32 (``index_select`` is fast with it) where the
-    table's size allows."""
+    the ``-inf`` column ``columns`` for a later key (``j > i``) and for a pair outside ``window``.
+    int32 (``index_select`` is fast with it) where the table's size allows."""
     dtype = torch.int32 if batch * T * SPREAD * (columns + 1) < 2 ** 31 else torch.int64
     rel = offsets(start, end).to(dtype)
     device = rel.device
     later = torch.ones(end - start, end, dtype=torch.bool, device=device).triu_(start + 1)
+    if window is not None:
+        centre, width = window
+        later = later | ((rel - centre).abs_() > width)
     rows = (torch.arange(batch, dtype=dtype, device=device)[:, None] * T
             + torch.arange(start, end, dtype=dtype, device=device)) * (SPREAD * (columns + 1))
     copies = torch.arange(end, dtype=dtype, device=device) % SPREAD * (columns + 1)
@@ -61,7 +68,7 @@ class _CausalBiasAttention(torch.autograd.Function):
     """``softmax(factor_i (q_i . k_j / sqrt(D) + table[rel_ij]) + causal mask) v``, heads-major inside."""
 
     @staticmethod
-    def forward(ctx, q, k, v, table, factor, offsets, block):
+    def forward(ctx, q, k, v, table, factor, offsets, block, window):
         B, H, T, D = q.shape
         R = table.shape[1]
         alpha = 1.0 / math.sqrt(D)
@@ -75,7 +82,7 @@ class _CausalBiasAttention(torch.autograd.Function):
         blocks = query_blocks(T, block)
         indices, probs = [], []
         for start, end in blocks:
-            index = block_index(offsets, start, end, B, T, R)
+            index = block_index(offsets, start, end, B, T, R, window)
             scores = expanded.index_select(1, index.view(-1)).view(H * B, end - start, end)
             scores.baddbmm_(qf[:, start:end], kh[:, :end].transpose(1, 2), alpha=alpha)
             torch.ops.aten._softmax.out(scores, -1, False, out=scores)
@@ -116,7 +123,7 @@ class _CausalBiasAttention(torch.autograd.Function):
             df = dexpanded @ table[:, None, :, None] + (dqf * qh).sum(-1).view(H, B, T)[..., None]   # [H, B, T, 1]
             dfactor = df[..., 0].permute(1, 0, 2).sum_to_size(ctx.factor_shape)
         heads_second = [g.view(H, B, T, D).transpose(0, 1) for g in (dq, dk, dv)]
-        return (*heads_second, dtable, dfactor, None, None)
+        return (*heads_second, dtable, dfactor, None, None, None)
 
 
 def _expanded_table(table: torch.Tensor, f: torch.Tensor | None, B: int, T: int) -> torch.Tensor:
@@ -131,11 +138,14 @@ def _expanded_table(table: torch.Tensor, f: torch.Tensor | None, B: int, T: int)
 
 def causal_bias_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, table: torch.Tensor,
                           offsets: Offsets, factor: torch.Tensor | None = None,
-                          block: int | None = None) -> torch.Tensor:
+                          block: int | None = None, window: Window | None = None) -> torch.Tensor:
     """Causal self-attention ``[B, H, T, D]`` whose score of query ``i`` and key ``j`` gets ``table[h, rel[b, i, j]]``
     (``table`` ``[H, R]``), all of it times ``factor`` ``[B or 1, H, T]`` when given (the scalable softmax: the
     queries and the bias of query ``i`` times ``s_h log(i + 1)``). ``offsets(start, end)`` gives ``rel`` for queries
     ``start..end-1`` and keys ``0..end-1``, ``[B or 1, end - start, end]`` integers in ``0..R-1``, so that no
     ``T x T`` index is built for the masked half. Differentiable in ``q``, ``k``, ``v``, ``table`` and ``factor``;
-    queries = keys (no cache), no dropout. ``block``: query rows per block (default :data:`QUERY_BLOCK`)."""
-    return _CausalBiasAttention.apply(q, k, v, table, factor, offsets, block or QUERY_BLOCK)
+    queries = keys (no cache), no dropout. ``block``: query rows per block (default :data:`QUERY_BLOCK`).
+    ``window`` (:class:`~.encodings.AttentionWindow` read on the table's columns): the pairs outside it get
+    ``-inf`` after the factor, as the math path adds a window's mask after it; a query always sees itself (column
+    ``centre``), so no row is empty."""
+    return _CausalBiasAttention.apply(q, k, v, table, factor, offsets, block or QUERY_BLOCK, window)

@@ -1,6 +1,7 @@
 """N x M multiplication over a grid of operand lengths: ``python -m lengen_utils.lab.bench nxm-grid``.
 
-It loads the built seeds of a recipe of notebook 09 (default ``nb09-fused``: the fused-row scratchpad), tests each on
+It loads the built seeds of a recipe of notebook 09 (default ``nb09-local``: the fused-row scratchpad behind the row
+and lookup windows), tests each on
 the same fixed problems of every ``(N, M)`` cell (``--n`` per cell, 200 by default), and prints the median exact
 match per cell with the worst seed's beside it, each seed's training time, threads and size (from the manifest), and
 the issue's targets, each computed from what ran:
@@ -31,7 +32,7 @@ from .cli import INTERRUPTED, USAGE_ERROR, OneLineParser, UsageError, fail, int_
 from .zoo import REPO_ROOT, ZooError, entry, load, manifest_record, recipe_entries
 
 PROG = "python -m lengen_utils.lab.bench nxm-grid"
-RECIPE = "nb09-window"
+RECIPE = "nb09-local"
 GRID = tuple(range(1, 21))           # every cell up to 20 x 20
 STRETCH = 30
 N_PER_CELL = 200

@@ -1,4 +1,4 @@
-"""Notebook 05, section 5: Cho et al.'s and the survey's baselines, trained to master 1–10 digits."""
+"""Notebook 05b, section 3: Cho et al.'s and the survey's baselines, trained to master 1–10 digits."""
 from __future__ import annotations
 
 import statistics

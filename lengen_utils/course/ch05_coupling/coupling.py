@@ -1,4 +1,4 @@
-"""Notebook 05, sections 1-3: Cho et al.'s coupled IDs, plain coupling at our budget, the ablation to our variant."""
+"""Notebook 05, sections 1-2, and 05b, section 1: coupled IDs, plain coupling at our budget, the ablation."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence

@@ -1,4 +1,4 @@
-"""Notebook 05, section 9: where the coupled relative bias puts its weight (ID j - 1 and j), from loaded checkpoints."""
+"""Notebook 05b, section 7: where the coupled relative bias puts its weight (ID j - 1 and j), from checkpoints."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence

@@ -1,4 +1,4 @@
-"""Notebook 05, section 6: depth (Cho et al. Figure 4), plain coupling with 1, 2 and 3 layers at the same budget."""
+"""Notebook 05b, section 4: depth (Cho et al. Figure 4), plain coupling with 1, 2 and 3 layers at the same budget."""
 from __future__ import annotations
 
 from collections.abc import Mapping

@@ -1,4 +1,4 @@
-"""Notebook 05, "At paper scale": Cho et al.'s models at their size, trained on a GPU, evaluated live (paper_scale)."""
+"""Notebook 05b, section 8: Cho et al.'s models at their size, trained on a GPU, evaluated live (paper_scale)."""
 from __future__ import annotations
 
 from ..common.claims import claim

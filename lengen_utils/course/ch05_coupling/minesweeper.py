@@ -1,4 +1,4 @@
-"""Notebook 05, section 8: the minesweeper generator (Cho et al. 6.2), the paper's recipe at our scale and ours."""
+"""Notebook 05b, section 6: the minesweeper generator (Cho et al. 6.2), the paper's recipe at our scale and ours."""
 from __future__ import annotations
 
 import math

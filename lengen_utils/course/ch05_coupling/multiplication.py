@@ -1,4 +1,4 @@
-"""Notebook 05, section 7: N x 2 multiplication (Cho et al. 6.1), the paper's recipe at our scale and ours."""
+"""Notebook 05b, section 5: N x 2 multiplication (Cho et al. 6.1), the paper's recipe at our scale and ours."""
 from __future__ import annotations
 
 from ..common.claims import claim

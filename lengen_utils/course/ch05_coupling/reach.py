@@ -1,4 +1,4 @@
-"""Notebook 05, "Do we need the table at all?": the flagship without it, to 1000 digits, and attention dilution."""
+"""Notebook 05, section 4, "Do we need the table at all?": the flagship without it, to 1000 digits, dilution."""
 from __future__ import annotations
 
 import math

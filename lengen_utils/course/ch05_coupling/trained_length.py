@@ -1,4 +1,4 @@
-"""Notebook 05, section 4: trained vs generalizable length (Cho et al. Figure 3), and a sink for the final carry."""
+"""Notebook 05, section 3 (05b, section 2, seed by seed): trained vs generalizable length (Figure 3), and the sink."""
 from __future__ import annotations
 
 from collections.abc import Mapping

@@ -11,7 +11,7 @@ them at any budget (``--steps``, ``--set ...``).
 * :func:`coupled_recipe`: our variant of position coupling (coupled IDs up to 64 + relative bias +
   packing), the base of notebook 05's ablation (``nb05-both``) and of its other coupled entries.
 * :func:`flagship_recipe`: the flagship, that variant with ``$`` as the final carry's sink
-  (``coupled_sink``) and IDs up to 128 (notebook 05, section 4; ``nb05-sink-s*`` are its seeds).
+  (``coupled_sink``) and IDs up to 128 (notebook 05, section 3; ``nb05-sink-s*`` are its seeds).
 * :func:`reach_recipe`: the flagship without its table: no absolute encoding (the coupled relative bias
   carries every position), scalable softmax (``length_scale``), IDs for 1000-digit tests.
 * :func:`minute_recipe`: :func:`reach_recipe` trained for time: a higher learning rate, a shorter schedule and 16
@@ -91,7 +91,7 @@ def flagship_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) 
     * ``coupled_sink`` (our third departure): ``$`` gets the random start and every other token its
       coupled ID from start + 1, so ``$`` always sits one below the lowest digit ID, where the final carry
       looks for "the digits one below". With Cho's IDs ``$`` keeps ID 0, far from the digits under a
-      random start, and the models add long numbers only at one evaluation start (notebook 05, section 4).
+      random start, and the models add long numbers only at one evaluation start (notebook 05, section 3).
     * ``max_position`` 128 (a table of 129 rows): the random start spreads training over every row that a
       126-digit test needs.
     """

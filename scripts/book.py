@@ -139,7 +139,7 @@ def landing_page(readme: str, stems: list[str]) -> str:
         if stem not in stems:
             raise BookError(f"README's course table lists {stem}, which is not a notebook in notebooks/")
         return f"| [`{stem}`]({stem}.ipynb)"
-    course = re.sub(r"^\|\s*`(\d\d_[A-Za-z0-9_]+)`", link, absolute_links(course), flags=re.M)
+    course = re.sub(r"^\|\s*`(\d\db?_[A-Za-z0-9_]+)`", link, absolute_links(course), flags=re.M)
     missing = [s for s in stems if s not in listed]
     if missing:
         raise BookError(f"README's course table does not list {', '.join(missing)}")

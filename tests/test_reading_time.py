@@ -15,8 +15,8 @@ exercises, which state their own minutes. The rule is computed from the committe
 prose or figures fails here until the stated time follows.
 
 **A lesson** (``NN_topic.ipynb``) keeps at most :data:`LESSON_MAX_WORDS` words and :data:`LESSON_MAX_TABLES` tables
-where the lessons issue set them (notebooks 03, 04, 05, once each is split: research depth lives in the bonus
-notebook ``NNb_topic.ipynb`` beside it). Every notebook numbers its sections 1, 2, 3, ... in order (a setup section 0 may open), and no ordered list
+where the lessons issue set them (notebooks 03, 04, 05: research depth lives in the bonus notebook
+``NNb_topic.ipynb`` beside it). Every notebook numbers its sections 1, 2, 3, ... in order (a setup section 0 may open), and no ordered list
 renders broken.
 """
 from __future__ import annotations
@@ -36,9 +36,8 @@ FIGURE_MINUTES = 1.0
 TABLE_MINUTES = 0.5
 LESSON_MAX_WORDS = 4500
 LESSON_MAX_TABLES = 15
-#: the lessons the limits hold for: those split into a lesson and a bonus notebook (issue 48: 03 so far; 04 and 05
-#: join when they are split, until then their stated times, by the same rule, say how long they take)
-LIMITED_LESSONS = ("03_",)
+#: the lessons the limits hold for (issue 48: each split into a lesson and a bonus notebook)
+LIMITED_LESSONS = ("03_", "04_", "05_")
 STATED = re.compile(r"\*\*Time:\*\*\s*(?:about\s+)?(\d+)\s+minutes")
 MD_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$", re.MULTILINE)
 

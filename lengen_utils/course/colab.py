@@ -153,12 +153,14 @@ def update_notebook(path: str | Path) -> bool:
     return new != text
 
 
-README_ROW = re.compile(r"^\| `(\d\d_\w+)`(?: \[!\[Open In Colab\]\([^)]*\)\]\([^)]*\))? \|", re.MULTILINE)
+#: a course-table row: a lesson `` | `NN_topic` `` or a bonus notebook `` | `NNb_topic` (bonus) ``, then its badge
+README_ROW = re.compile(r"^\| `(\d\db?_\w+)`( \(bonus\))?(?: \[!\[Open In Colab\]\([^)]*\)\]\([^)]*\))? \|",
+                        re.MULTILINE)
 
 
 def readme_with_badges(text: str) -> str:
     """The README with each course-table row (`` | `NN_topic` | ... ``) carrying its notebook's badge."""
-    return README_ROW.sub(lambda m: f"| `{m.group(1)}` {badge(m.group(1))} |", text)
+    return README_ROW.sub(lambda m: f"| `{m.group(1)}`{m.group(2) or ''} {badge(m.group(1))} |", text)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -37,8 +37,10 @@ def test_asset_matches_its_manifest_record(name):
 # models, notebook 04's 3-digit search, are read live by its story (`zoo retire NAME` takes weights out when a model
 # is superseded; its record stays in assets/retired.json). It rose to 86 MiB when notebook 06's three training
 # distributions got three seeds each (nine RPE encoders of 0.2 MB instead of three), so that they compare by medians,
-# and to 88 MiB when notebook 03's five encodings at equal budget did the same (ten more files of 0.16 MB).
-ASSETS_LIMIT_MB = 88
+# and to 88 MiB when notebook 03's five encodings at equal budget did the same (ten more files of 0.16 MB), and to 89
+# MiB for notebook 09's ladder (the lookup window's three seeds and the visible-keys rung, 0.23 MB each; issue 52 is
+# where the store shrinks: retire what no notebook, test or README loads).
+ASSETS_LIMIT_MB = 89
 GPU_ASSETS_LIMIT_MB = 84
 
 

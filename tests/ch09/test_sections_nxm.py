@@ -9,8 +9,8 @@ import pytest
 
 from lengen_utils.course.ch09_nxm import grid
 from lengen_utils.lab import nxm_grid
-from lengen_utils.course.widgets.nxm_explorer import GridExplorer, scratchpad_html
-from lengen_utils.course.plots.nxm import error_map_heatmap, grid_heatmap
+from lengen_utils.course.ch09_nxm.widget import GridExplorer, scratchpad_html
+from lengen_utils.course.ch09_nxm.plots import error_map_heatmap, grid_heatmap
 from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.core.model import ModelConfig, Transformer
 from lengen_utils.core.tasks import Task, TaskConfig

@@ -13,7 +13,7 @@
   progress bar (the recorded time said up front), and test it on 10- to 1000-digit sums beside the cached model.
 * :class:`CouplingExplorer` -- pick a trained length and a position-coupling method (notebook 05), see
   the median exact match over seeds with its spread and Cho et al.'s generalizable length.
-* :class:`~.nxm_explorer.GridExplorer` -- notebook 09: pick N and M, see the cached seeds multiply an N-digit by an
+* :class:`~lengen_utils.course.ch09_nxm.widget.GridExplorer` (in its chapter's folder) -- notebook 09: pick N and M, see the cached seeds multiply an N-digit by an
   M-digit number (recorded and live exact match, the scratchpad with its wrong tokens in red).
 
 Both take their data as arguments and keep what they last showed in plain attributes

@@ -15,7 +15,7 @@ from ...core.config_checks import int_refusal
 from ...core.evaluate import greedy_predictions
 from ...core.evaluate.lengths import eval_batches
 from ...core.vocab import ids_to_tokens
-from .common import _tip, _widgets, error_html, on_screen
+from ..widgets.common import _tip, _widgets, error_html, on_screen
 
 #: the largest operand the sliders offer (the grid's stretch cell); past it a cell costs seconds per product
 SLIDER_MAX = 30

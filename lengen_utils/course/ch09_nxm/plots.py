@@ -6,7 +6,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .style import MAX_WIDTH, MIN_FONT, REFERENCE_GREY, sparse_ticks
+from ..plots.style import MAX_WIDTH, MIN_FONT, REFERENCE_GREY, sparse_ticks
 
 
 def grid_heatmap(em: np.ndarray, lengths: Sequence[int], trained: int, *, title: str | None = None):

@@ -114,12 +114,7 @@ class SelfAttention(nn.Module):
             term = self.arithmetic(q, number_ids)
             bias = term if bias is None else bias + term
         if self.length_scale is not None:
-            if self.cfg.length_scale_visible:      # n = the keys the windows leave, causal ones only
-                later = forbidden_pairs(T, Tk, query_start, True, None, x.device)
-                visible = torch.isfinite(hidden) if later is None else torch.isfinite(hidden) & ~later
-                factor = self.length_scale[None, :, None] * torch.log(visible.sum(-1).float())
-            else:
-                factor = self._length_factor(T, Tk, query_start, key_keep, x.device)
+            factor = self._length_factor(T, Tk, query_start, key_keep, x.device, hidden)
             q = q * factor[..., None].to(q.dtype)
             bias = None if bias is None else bias * factor[..., None].to(bias.dtype)
         if hidden is not None:    # never scaled: -inf times the factor's gradient would be NaN (0 x -inf)
@@ -162,9 +157,14 @@ class SelfAttention(nn.Module):
                 and not _functorch_wrapped(q))
 
     def _length_factor(self, Tq: int, Tk: int, query_start: int, key_keep: torch.Tensor | None,
-                       device: torch.device) -> torch.Tensor:
-        """``s_h log(n)`` per head and query, ``[1 or B, H, Tq]``: ``n`` = keys the query sees."""
-        if self.cfg.causal:
+                       device: torch.device, hidden: torch.Tensor | None = None) -> torch.Tensor:
+        """``s_h log(n)`` per head and query, ``[1 or B, H, Tq]``: ``n`` = keys the query sees; with
+        ``length_scale_visible``, only those the windows' mask ``hidden`` (``-inf`` where hidden) leaves."""
+        if self.cfg.length_scale_visible and hidden is not None:      # causal (ModelConfig checks it)
+            later = forbidden_pairs(Tq, Tk, query_start, True, None, device)
+            visible = torch.isfinite(hidden) if later is None else torch.isfinite(hidden) & ~later
+            n = visible.sum(-1).float()[:, 0]                                     # [B, Tq]
+        elif self.cfg.causal:
             n = torch.arange(query_start + 1, query_start + Tq + 1, device=device, dtype=torch.float32)[None]
         elif key_keep is not None:
             n = key_keep.sum(-1, keepdim=True).float().expand(-1, Tq)

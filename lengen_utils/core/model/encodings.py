@@ -252,6 +252,11 @@ class RelativeScalarBias(nn.Module):
         return torch.where((key_slots > 0)[:, None, None, :], uniform, bias)
 
 
+def window_mask(hidden: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+    """A window's additive mask ``[B, 1, Tq, Tk]`` in ``q``'s dtype: ``-inf`` where ``hidden`` ``[B, Tq, Tk]``, else 0."""
+    return torch.zeros(hidden.shape, dtype=q.dtype, device=q.device).masked_fill(hidden, float("-inf"))[:, None]
+
+
 class AttentionWindow(nn.Module):
     """A local window: a query sees only keys whose ID is within ``attention_window`` of its own (or of its own plus
     one of ``window_offsets``), except the multiplier's digits (a UPE slot > 0), which it sees from anywhere. ``-inf``
@@ -278,7 +283,7 @@ class AttentionWindow(nn.Module):
             far = far & ((distance - centre).abs() > self.width)
         if key_slots is not None:
             far = far & (key_slots[:, None, :] == 0)
-        return torch.zeros(far.shape, dtype=q.dtype, device=q.device).masked_fill(far, float("-inf"))[:, None]
+        return window_mask(far, q)
 
 
 class RowWindow(nn.Module):
@@ -304,7 +309,7 @@ class RowWindow(nn.Module):
         same_level = key_ids[:, None, :, -1] == query_ids[:, :, None, -1]                  # [B, Tq, Tk]
         older = key_ids[:, None, :, 0] < query_ids[:, :, None, 0] - self.rows
         hidden = same_level & older
-        return torch.zeros(hidden.shape, dtype=q.dtype, device=q.device).masked_fill(hidden, float("-inf"))[:, None]
+        return window_mask(hidden, q)
 
 
 class LookupWindow(nn.Module):
@@ -331,7 +336,7 @@ class LookupWindow(nn.Module):
         key_level = key_ids[:, None, :, 2]
         far = torch.where(key_level == 1, delta[..., 0], delta[..., 1]) > self.reach     # multiplier: rows; else columns
         hidden = far & (query_ids[:, :, None, 2] == 2)
-        return torch.zeros(hidden.shape, dtype=q.dtype, device=q.device).masked_fill(hidden, float("-inf"))[:, None]
+        return window_mask(hidden, q)
 
 
 class RotaryPositions(nn.Module):

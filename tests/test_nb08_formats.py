@@ -70,8 +70,9 @@ def test_spaces_hand_worked():
     assert add_spaces(ex, np.random.default_rng(0), 0) is ex
 
 
-def test_blank_is_a_vocabulary_token_at_the_end():
-    assert VOCAB[-1] == BLANK and TOKEN_ID[BLANK] == len(VOCAB) - 1
+def test_blank_comes_after_the_text_tokens_so_older_ids_stay():
+    """New tokens go at the end: the blank follows the filler words, and only later tokens follow it."""
+    assert TOKEN_ID[BLANK] == TOKEN_ID["then"] + 1 and TOKEN_ID[BLANK] == VOCAB.index(BLANK) < len(VOCAB)
 
 
 # -- round trips and composition -------------------------------------------------------------------

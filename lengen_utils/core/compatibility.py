@@ -16,12 +16,13 @@ tell, before any training or evaluation:
 * carry targets (``TaskConfig.carry_targets``) need a carry head with a class per carry value
   (``ModelConfig.carry_classes >= 9k``), and a carry head needs them: untrained, it would only add noise.
 * the minesweeper task (Cho et al. Section 6.2) needs a decoder with two ID channels
-  (``position_channels=2``: row, column) and a vocabulary that holds the mine token ``M``.
+  (``position_channels=2``: row, column) and a vocabulary that holds the mine token ``M``; the N x M task a decoder
+  with three, and for Cho et al.'s scratchpad a vocabulary that holds the running-sum separator ``>``.
 """
 from __future__ import annotations
 
 from .formats import BLANK, TOKEN_ID, get_format
-from .vocab import TEXT_VOCAB_SIZE
+from .vocab import SUM_SEPARATOR, TEXT_VOCAB_SIZE
 from .model import ConfigError, ModelConfig
 from .task_config import TaskConfig
 
@@ -51,7 +52,11 @@ def _check_channels(m: ModelConfig, t: TaskConfig) -> None:
         _check_table(m, t, "row and column IDs")
     if t.task == "nxm":
         if not m.causal:
-            raise ConfigError("the fused-row scratchpad is written left to right (a decoder); use causal=True")
+            raise ConfigError("an N x M scratchpad is written left to right (a decoder); use causal=True")
+        if t.format == "cho_scratchpad" and m.vocab_size <= TOKEN_ID[SUM_SEPARATOR]:
+            raise ConfigError(f"Cho et al.'s scratchpad writes {SUM_SEPARATOR!r} between running sums (ID "
+                              f"{TOKEN_ID[SUM_SEPARATOR]}) but the model's vocab_size={m.vocab_size}; use "
+                              f"ModelConfig(vocab_size={TOKEN_ID[SUM_SEPARATOR] + 1}) or more")
         _check_table(m, t, "row, column and level IDs")
 
 

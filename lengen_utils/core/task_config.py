@@ -20,7 +20,7 @@ from .formats import ALL_FORMATS, get_format
 from .positions import COUPLED_SCHEMES, SCHEMES, PositionScheme
 from .positions2d import BOARD_SCHEMES, CHANNELS, BoardPositions
 from .nxm.format import NXM_FORMATS
-from .nxm.positions import NXM_SCHEMES, RowPositions
+from .nxm.positions import NXM_SCHEMES, SCHEME_FORMAT, nxm_scheme
 from .spaces import most_blanks, spaces_config_problem
 from .text_filler import filler_config_problem
 
@@ -251,8 +251,11 @@ class TaskConfig:
                               f"defaults (it draws both operand lengths uniformly, one product per sequence)")
         if self.min_digits > self.max_digits:
             raise ConfigError(f"min_digits={self.min_digits} exceeds max_digits={self.max_digits} (operand digits)")
+        if SCHEME_FORMAT[self.positions] != self.format:
+            raise ConfigError(f"positions={self.positions!r} numbers the {SCHEME_FORMAT[self.positions]!r} format, "
+                              f"not format={self.format!r}")
         try:
-            RowPositions(self.positions, max_position=self.max_position).check_fits(self.max_digits, self.max_digits)
+            nxm_scheme(self.positions, max_position=self.max_position).check_fits(self.max_digits, self.max_digits)
         except ValueError as err:
             raise ConfigError(f"the longest training product does not fit: {err}") from None
 

@@ -22,8 +22,11 @@ TEXT_TOKENS: tuple[str, ...] = ("the", "sum", "of", "and", "is", "what", "so", "
 # a blank between operand digits (random spaces, Shen et al. 2023; lengen_utils.core.spaces)
 BLANK = "␣"
 SPACE_TOKENS: tuple[str, ...] = (BLANK,)
+# the separator between running sums in Cho et al.'s N x M scratchpad (lengen_utils.core.nxm.cho)
+SUM_SEPARATOR = ">"
+SCRATCHPAD_TOKENS: tuple[str, ...] = (SUM_SEPARATOR,)
 # new tokens go at the end, so every older token keeps its ID (and older checkpoints their meaning)
-VOCAB: tuple[str, ...] = (*ARITHMETIC_VOCAB, *BOARD_TOKENS, *TEXT_TOKENS, *SPACE_TOKENS)
+VOCAB: tuple[str, ...] = (*ARITHMETIC_VOCAB, *BOARD_TOKENS, *TEXT_TOKENS, *SPACE_TOKENS, *SCRATCHPAD_TOKENS)
 TOKEN_ID = {tok: i for i, tok in enumerate(VOCAB)}
 FILL_ID = TOKEN_ID[FILL]
 #: The vocabulary a model that reads numbers inside text needs: every token up to the last filler word (the blank

@@ -24,9 +24,11 @@ from __future__ import annotations
 from ..example import Example
 from ..problems import Problem, ProblemError, num_digits
 from ..vocab import BOS_EOS, FormatError, render
+from .cho import encode_cho
 
-#: The N x M formats (kept apart from :data:`~lengen_utils.core.formats.FORMATS`).
-NXM_FORMATS = ("fused_rows",)
+#: The N x M formats (kept apart from :data:`~lengen_utils.core.formats.FORMATS`): ours, and Cho et al.'s
+#: partial products then running sums (:mod:`.cho`).
+NXM_FORMATS = ("fused_rows", "cho_scratchpad")
 ROW_SEPARATOR = "+"
 
 
@@ -45,7 +47,8 @@ def scratchpad_tokens(a: int, b: int) -> list[list[str]]:
 
 
 def encode_nxm(problem: Problem, format_name: str = "fused_rows") -> Example:
-    """Write ``problem`` (``a * b``) as ``$ a * b = U_0 + U_1 ... + U_M $`` (operands most significant digit first).
+    """Write ``problem`` (``a * b``) as ``$ a * b = U_0 + U_1 ... + U_M $`` (operands most significant digit first),
+    or in Cho et al.'s scratchpad (``format_name="cho_scratchpad"``, :func:`.cho.encode_cho`).
 
     Roles: ``bos``, ``a``, ``op``, ``b``, ``eq``, ``answer`` (a row digit), ``sep`` (the ``+`` before a row),
     ``eos``. Significance: the power of ten a digit stands for (an operand digit's own; a row digit's place in the
@@ -54,6 +57,8 @@ def encode_nxm(problem: Problem, format_name: str = "fused_rows") -> Example:
         raise FormatError(f"unknown N x M format {format_name!r}; choose one of {NXM_FORMATS}")
     if not isinstance(problem, Problem) or problem.op != "*":
         raise FormatError(f"encode_nxm writes a multiplication Problem(a, b, '*'), got {problem!r}")
+    if format_name == "cho_scratchpad":
+        return encode_cho(problem, format_name)
     a, b = problem.a, problem.b
     tokens, roles, sig = [BOS_EOS], ["bos"], [None]
     for place, d in zip(range(num_digits(a) - 1, -1, -1), str(a)):
@@ -75,7 +80,8 @@ def encode_nxm(problem: Problem, format_name: str = "fused_rows") -> Example:
 
 
 def decode_product(example: Example, predicted: list[str | None] | None = None) -> int:
-    """The product read back from the rows: digit ``j`` is the last row's digit of significance ``j``.
+    """The product read back from the rows: digit ``j`` is the last row's digit of significance ``j`` (in Cho et
+    al.'s format the last running sum, which holds every significance).
 
     ``predicted[i]`` is what a model produced at position i (the example's own targets by default); a prediction
     that is not a scratchpad of digits raises :class:`~lengen_utils.core.vocab.FormatError`."""

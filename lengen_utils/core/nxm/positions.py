@@ -29,8 +29,11 @@ import numpy as np
 from ..example import Example
 from ..positions import PositionRangeError
 from ..problems import num_digits
+from .cho import ChoPositions
 
-NXM_SCHEMES = ("row_coupled",)
+#: The N x M position schemes, and the format each numbers.
+NXM_SCHEMES = ("row_coupled", "cho_coupled")
+SCHEME_FORMAT = {"row_coupled": "fused_rows", "cho_coupled": "cho_scratchpad"}
 NXM_CHANNELS = ("row", "column", "level")
 LEVELS = 3
 
@@ -45,8 +48,8 @@ class RowPositions:
     eval_start: int = 0
 
     def __post_init__(self) -> None:
-        if self.name not in NXM_SCHEMES:
-            raise ValueError(f"unknown N x M position scheme {self.name!r}; choose one of {NXM_SCHEMES}")
+        if self.name != "row_coupled":
+            raise ValueError(f"RowPositions numbers the 'row_coupled' scheme, not {self.name!r}")
         if self.max_position < LEVELS:
             raise ValueError(f"max_position must be >= {LEVELS} (the level channel uses 0..2), got {self.max_position}")
 
@@ -59,8 +62,13 @@ class RowPositions:
         """How far above its start the row and column IDs reach for an ``n_digits x m_digits`` problem."""
         return m_digits + 1, n_digits + 1
 
-    def check_fits(self, n_digits: int, m_digits: int, starts: tuple[int, int] = (0, 0)) -> None:
+    def longest_square(self) -> int:
+        """The widest ``L x L`` product whose IDs fit ``max_position`` at the evaluation start."""
+        return max(0, self.max_position - self.default_start - 1)
+
+    def check_fits(self, n_digits: int, m_digits: int, starts: tuple[int, int] | None = None) -> None:
         """Refuse a problem whose IDs would pass ``max_position``, naming the channel, the operand and the limit."""
+        starts = (self.default_start,) * 2 if starts is None else starts
         for channel, span, start, operand in zip(NXM_CHANNELS, self.spans(n_digits, m_digits), starts,
                                                  ("multiplier", "multiplicand")):
             if start + span > self.max_position:
@@ -114,4 +122,12 @@ def row_ids(example: Example, row_start: int = 0, col_start: int = 0) -> list[tu
     return ids
 
 
-__all__ = ["NXM_SCHEMES", "NXM_CHANNELS", "RowPositions", "row_ids"]
+def nxm_scheme(name: str, random_start: bool = False, max_position: int = 64) -> RowPositions | ChoPositions:
+    """The scheme called ``name`` (one of :data:`NXM_SCHEMES`)."""
+    if name not in NXM_SCHEMES:
+        raise ValueError(f"unknown N x M position scheme {name!r}; choose one of {NXM_SCHEMES}")
+    kind = RowPositions if name == "row_coupled" else ChoPositions
+    return kind(name, random_start, max_position)
+
+
+__all__ = ["NXM_SCHEMES", "NXM_CHANNELS", "SCHEME_FORMAT", "RowPositions", "nxm_scheme", "row_ids"]

@@ -15,7 +15,7 @@ from ..example import Example
 from ..problems import Problem, ProblemError, random_number_with_digits
 from ..task_base import Task
 from .format import encode_nxm
-from .positions import RowPositions
+from .positions import nxm_scheme
 
 
 #: Training draws this many times the batch, sorts it by length and keeps one slice, chosen at random (see
@@ -31,17 +31,16 @@ def _operand(rng: np.random.Generator, digits: int) -> int:
 class NxMTask(Task, kind="nxm"):
     """Samples, encodes and batches N x M products."""
 
-    def _position_scheme(self) -> RowPositions:
+    def _position_scheme(self):
         c = self.config
-        return RowPositions(c.positions, c.random_start, c.max_position)
+        return nxm_scheme(c.positions, c.random_start, c.max_position)
 
     def at_start(self, start: int) -> Task:
         raise ConfigError("at_start is for arithmetic tasks; an N x M task has a start per ID channel")
 
     def longest_operand(self) -> int:
         """The widest square test (``L x L``) whose IDs fit ``max_position`` at the evaluation start."""
-        top = self.config.max_position - self.scheme.default_start
-        return max(0, top - 1)
+        return self.scheme.longest_square()
 
     def sample_train_problems(self, rng: np.random.Generator, n: int, progress: float | None = None) -> list[Problem]:
         """``n`` products, each operand's length uniform in ``min_digits..max_digits`` (drawn apart), then its digits."""
@@ -68,7 +67,7 @@ class NxMTask(Task, kind="nxm"):
             if require_int(value, name, error=ProblemError) < 1:
                 raise ProblemError(f"{name} must be a whole number >= 1, got {value!r}")
         seed = require_int(seed, "seed", error=ProblemError)
-        self.scheme.check_fits(n_digits, m_digits, (self.scheme.default_start,) * 2)
+        self.scheme.check_fits(n_digits, m_digits)
         rng = np.random.default_rng([seed, n_digits, m_digits])
         return [Problem(_operand(rng, n_digits), _operand(rng, m_digits), "*") for _ in range(count)]
 

@@ -6,13 +6,18 @@ above, stays its own entry), no position table, the scalable softmax; 2 layers, 
 notebook 09 locates). ``window``, 3 seeds:
 the same with a row window (``ModelConfig.row_window``: no older row than the one above is seen). ``plain``:
 the baseline with no scratchpad, Cho et al.'s format with coupled IDs and the same model, one seed.
-``python -m lengen_utils.lab.bench nxm-grid`` tests the seeds of ``nb09-fused`` on every cell to 20 x 20 and at 30 x 30.
+``cho``: the faithful rung, Cho, Cha, Bhojanapalli and Yun's scratchpad (partial products, then running sums) with
+their three channels of coupled IDs read as they read them (one learned table per channel, random starts), at our
+model size and budget, one seed.
+``python -m lengen_utils.lab.bench nxm-grid --recipe R`` tests the seeds of a recipe (``nb09-local`` by default) on
+every cell to 20 x 20 and at 30 x 30.
 """
 from __future__ import annotations
 
 from ...core.model import ModelConfig
 from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
+from ...core.vocab import SUM_SEPARATOR, TOKEN_ID
 from ...lab.zoo.recipe import Recipe, RecipeTable
 
 NXM = RecipeTable(
@@ -75,4 +80,27 @@ PLAIN = RecipeTable(
     },
 )
 
-TABLES: tuple[RecipeTable, ...] = (NXM, PLAIN)
+CHO = RecipeTable(
+    prefix="nb09",
+    base=Recipe(
+        id="",
+        task=TaskConfig(task="nxm", op="*", format="cho_scratchpad", positions="cho_coupled", min_digits=1,
+                        max_digits=10, max_position=64, random_start=True),
+        model=ModelConfig(vocab_size=TOKEN_ID[SUM_SEPARATOR] + 1, d_model=64, n_layers=2, n_heads=8, d_ff=256,
+                          encoding="learned", max_positions=65, position_channels=3),
+        train=TrainConfig(steps=5000, batch_size=64, lr=0.003, warmup_steps=200),
+        seeds=(0,),
+        eval_lengths=(5, 10, 15, 20, 30),
+        eval_n=200,
+        tags=("nb09",),
+    ),
+    variants={
+        "cho": {
+            "description": ("N x M multiplication, Cho et al.'s scratchpad (partial products, then running sums) "
+                            "with their three channels of coupled IDs, random starts, one learned table per "
+                            "channel; 2 layers, 8 heads, d 64; both operands 1-10 digits, 5,000 steps of 64 "
+                            "products; seed {seed} (notebook 09)")},
+    },
+)
+
+TABLES: tuple[RecipeTable, ...] = (NXM, PLAIN, CHO)

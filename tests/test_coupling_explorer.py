@@ -8,7 +8,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 
 from lengen_utils.lab import zoo  # noqa: E402
-from lengen_utils.course.widgets import CouplingExplorer, default_choices  # noqa: E402
+from lengen_utils.course.ch05_coupling.widget import CouplingExplorer, default_choices  # noqa: E402
 
 FAKE = {
     "p-s0": {5: 1.0, 10: 1.0, 15: 0.30, 20: 0.05},

@@ -26,7 +26,7 @@ LAYERS: dict[str, int] = {
     "core.problems": 1, "core.carries": 1, "core.complexity": 1, "core.addition_steps": 1,
     "core.curriculum": 1, "core.boards": 1, "core.boards.board": 1,
     "core.boards.format": 2, "core.positions2d": 2,  # minesweeper (Cho et al. Section 6.2)
-    "core.nxm": 2, "core.nxm.format": 2, "core.nxm.positions": 2, "core.nxm.task": 3,  # N x M (notebook 09)
+    "core.nxm": 2, "core.nxm.cho": 2, "core.nxm.format": 2, "core.nxm.positions": 2, "core.nxm.task": 3,  # N x M (notebook 09)
     "core.formats": 2, "core.vocab": 2, "core.example": 2, "core.positions": 2, "core.text_filler": 2,
     "core.spaces": 2,
     "core.tasks": 3, "core.task_base": 3, "core.boards.task": 3, "core.task_config": 3, "core.batches": 3,

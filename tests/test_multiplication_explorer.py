@@ -8,7 +8,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 
 from lengen_utils.course import plots  # noqa: E402
-from lengen_utils.course.widgets import MultiplicationExplorer, nb04_entries  # noqa: E402
+from lengen_utils.course.ch04_upe.widget import MultiplicationExplorer, nb04_entries  # noqa: E402
 
 FAKE = {
     "upe-s0": {1: 1.0, 5: 1.0, 10: 0.8, 15: 0.3},

@@ -9,6 +9,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from lengen_utils.course import plots  # noqa: E402
+from lengen_utils.course.ch04_upe import plots as ch04_plots  # noqa: E402
 from lengen_utils.analysis.interpret import (PositionalMaps, effective_offsets, positional_maps,  # noqa: E402
                                     vector_table)
 from lengen_utils.core.model import ModelConfig, Transformer  # noqa: E402
@@ -96,12 +97,12 @@ def _maps():
 def test_positional_map_grid_and_norm_profiles_are_legible():
     plots.use_course_style()
     maps = _maps()
-    fig = plots.positional_map_grid(maps, max_offset=6, marks={"carry": 1}, title="p_d per layer")
+    fig = ch04_plots.positional_map_grid(maps, max_offset=6, marks={"carry": 1}, title="p_d per layer")
     assert plots.check_figure(fig) == [] and len([a for a in fig.axes if a.get_visible()]) == 6 + 1
     assert "$c_1$" in [t.get_text() for t in fig.axes[3].get_yticklabels()]
     marked = [t for t in fig.axes[0].get_yticklabels() if t.get_text() == "+1 carry"]
     assert len(marked) == 1 and marked[0].get_color() == plots.PALETTE[9]
-    fig = plots.norm_profiles(maps, max_offset=6, marks={"carry": 1})
+    fig = ch04_plots.norm_profiles(maps, max_offset=6, marks={"carry": 1})
     assert plots.check_figure(fig) == []
     ys = fig.axes[0].get_lines()[0].get_ydata()                   # layer 1 of RPE: the norms it was given
     np.testing.assert_allclose(ys, maps["RPE"].norms(0)[10 - 6:10 + 7])
@@ -111,20 +112,20 @@ def test_positional_map_grid_and_norm_profiles_are_legible():
 
 def test_positional_plots_refuse_empty_input():
     with pytest.raises(ValueError, match="at least one model"):
-        plots.positional_map_grid({})
+        ch04_plots.positional_map_grid({})
     with pytest.raises(ValueError, match="no relative vectors"):
-        plots.norm_profiles({"APE": PositionalMaps("learned", [], [])})
+        ch04_plots.norm_profiles({"APE": PositionalMaps("learned", [], [])})
 
 
 def test_vector_pair_table_is_legible_and_refuses_wide_tables():
     plots.use_course_style()
     vt = vector_table(_task(), Problem(4297, 56, "*"))
-    fig = plots.vector_pair_table(vt, title="56 x 4297")
+    fig = ch04_plots.vector_pair_table(vt, title="56 x 4297")
     assert plots.check_figure(fig) == []
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert texts.count("$c_{2}$") == 7 and texts.count("$p_{0}$") == 8
     wide = vector_table(_task(k=1, frame=16), Problem(10**15, 7, "*"))
     with pytest.raises(ValueError, match="smaller frame"):
-        plots.vector_pair_table(wide)
+        ch04_plots.vector_pair_table(wide)
     import matplotlib.pyplot as plt
     plt.close("all")

@@ -262,12 +262,16 @@ def widgets():
     import matplotlib
 
     matplotlib.use("Agg")
+    from types import SimpleNamespace
+
     from lengen_utils.course import widgets as W
-    return W
+    from lengen_utils.course.ch04_upe import widget as ch04
+    from lengen_utils.course.ch05_coupling import widget as ch05
+    return SimpleNamespace(W=W, ch04=ch04, ch05=ch05)
 
 
 def test_length_explorer_refuses_a_trained_length_of_the_wrong_type(widgets):
-    ex = widgets.TrainedLengthExplorer({5: "p-s0", 10: "p-s0"}, metrics=metrics, retrain=lambda name: EM[name],
+    ex = widgets.W.TrainedLengthExplorer({5: "p-s0", 10: "p-s0"}, metrics=metrics, retrain=lambda name: EM[name],
                                        draw=False)
     words = r"the trained length must be an int, got the string '10'; choose one of \[5, 10\]"
     with pytest.raises(ValueError, match="^" + words + "$"):
@@ -288,10 +292,10 @@ def test_length_explorer_refuses_a_trained_length_of_the_wrong_type(widgets):
 def test_coupling_explorer_refuses_a_trained_length_of_the_wrong_type(widgets):
     words = r"the trained length must be an int, got the string '10'; choose one of \[5, 10, 15\]"
     with pytest.raises(ValueError, match="^" + words + "$"):
-        widgets.CouplingExplorer(CHOICES, metrics=metrics, draw=False, trained="10")
+        widgets.ch05.CouplingExplorer(CHOICES, metrics=metrics, draw=False, trained="10")
     with pytest.raises(ValueError, match=r"a choice's trained length must be an int, got the string '10'"):
-        widgets.CouplingExplorer({("10", "plain"): ["p-s0"]}, metrics=metrics, draw=False)
-    ex = widgets.CouplingExplorer(CHOICES, metrics=metrics, draw=False)
+        widgets.ch05.CouplingExplorer({("10", "plain"): ["p-s0"]}, metrics=metrics, draw=False)
+    ex = widgets.ch05.CouplingExplorer(CHOICES, metrics=metrics, draw=False)
     with pytest.raises(ValueError, match=r"^the trained length must be an int, got the float 10\.0$"):
         ex.curves(10.0, "plain")
     with pytest.raises(ValueError, match=r"the trained length must be an int, got the bool True"):
@@ -308,8 +312,8 @@ def test_multiplication_explorer_refuses_digit_counts_of_the_wrong_type(widgets)
     entries = {("UPE", 1, 5): ["m-s0"]}
     with pytest.raises(ValueError, match=r"the multiplier digits and the trained length must be ints, got the "
                                          r"string '1'"):
-        widgets.MultiplicationExplorer({("UPE", "1", 5): ["m-s0"]}, metrics=metrics, draw=False)
-    ex = widgets.MultiplicationExplorer(entries, metrics=metrics, draw=False)
+        widgets.ch04.MultiplicationExplorer({("UPE", "1", 5): ["m-s0"]}, metrics=metrics, draw=False)
+    ex = widgets.ch04.MultiplicationExplorer(entries, metrics=metrics, draw=False)
     ex.show("UPE", "1", 5)
     assert ("the multiplier&#x27;s digit count must be an int, got the string &#x27;1&#x27;; choose one of [1, 3]"
             in ex.status.value)

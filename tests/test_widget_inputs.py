@@ -9,7 +9,9 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 
 from lengen_utils.lab import zoo  # noqa: E402
-from lengen_utils.course.widgets import CouplingExplorer, MultiplicationExplorer, TrainedLengthExplorer  # noqa: E402
+from lengen_utils.course.ch04_upe.widget import MultiplicationExplorer  # noqa: E402
+from lengen_utils.course.ch05_coupling.widget import CouplingExplorer  # noqa: E402
+from lengen_utils.course.widgets import TrainedLengthExplorer  # noqa: E402
 
 EM = {"p-s0": {5: 1.0, 10: 1.0, 20: 0.1}, "w-s0": {5: 0.5, 10: 0.1}, "m-s0": {1: 1.0, 5: 0.9, 10: 0.2}}
 CHOICES = {(10, "plain"): ["p-s0"], (15, "weak"): ["w-s0"], (5, "plain"): ["p-s0"]}

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .claims import claim
 from ...core.constants import EVAL_SEED
 from ...core.evaluate import evaluate_lengths
 from ..notebook import n_eval, pct

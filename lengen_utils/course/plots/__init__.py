@@ -8,9 +8,9 @@ never runs a model: the arrays come from :mod:`lengen_utils.analysis.interpret` 
   loss curves, complexity histograms;
 * :mod:`.heatmaps` -- per-digit accuracy, relative vectors, Gram matrices, 2-D relative biases;
 * :mod:`.attention` -- attention weights: one example, models side by side, by relative offset;
-* :mod:`.positional_maps` -- learned p_d and c_r of RPE and UPE models side by side (Sabbaghi Figures 11, 12);
-* :mod:`.uniform_pairs` -- which vector (p_d or c_r) each query-key pair uses under UPE (eq. 3.3);
-* :mod:`.nxm` -- N x M multiplication: exact match over the (N, M) grid, errors by scratchpad row and column.
+
+A chapter's own figures live in its folder: notebook 04's learned p_d and c_r maps and UPE's vector pairs in
+:mod:`lengen_utils.course.ch04_upe.plots`, notebook 09's (N, M) grid in :mod:`lengen_utils.course.ch09_nxm.plots`.
 
 ``attention_maps`` and ``relative_vectors`` (they run a model) live in :mod:`lengen_utils.analysis.interpret`;
 they are re-exported here only so that notebooks written before the split keep working.
@@ -22,11 +22,9 @@ from .attention import attention_heatmap, attention_side_by_side, offset_attenti
 from .curves import (accuracy_by_level, accuracy_vs_length, complexity_histogram, loss_curve, median_band,
                      per_position_loss, selection_curve)
 from .heatmaps import gram_heatmaps, per_digit_heatmap, relative_bias_2d, relative_vector_map
-from .positional_maps import norm_profiles, positional_map_grid
 from .style import (MAX_WIDTH, MIN_FONT, PALETTE, ROLE_COLOURS, check_figure, math, series_styles, thin_ticks,
                     use_course_style)
 from .tables import format_table, highlight_table, position_table, token_table
-from .uniform_pairs import vector_pair_table
 
 __all__ = ["relative_bias_2d", "use_course_style", "PALETTE", "ROLE_COLOURS", "MIN_FONT", "MAX_WIDTH", "series_styles", "math",
            "thin_ticks", "check_figure",
@@ -35,5 +33,4 @@ __all__ = ["relative_bias_2d", "use_course_style", "PALETTE", "ROLE_COLOURS", "M
            "complexity_histogram", "selection_curve",
            "per_digit_heatmap", "relative_vector_map", "attention_heatmap", "gram_heatmaps",
            "attention_side_by_side", "offset_attention_map",
-           "positional_map_grid", "norm_profiles", "vector_pair_table",
            "attention_maps", "relative_vectors"]

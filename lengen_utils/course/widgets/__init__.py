@@ -1,22 +1,28 @@
 """The course's interactive widgets (the ipywidgets 7.7 API, so they also run on Colab; tested on 8).
 
-* :class:`FormatExplorer` -- type two operands, pick an operation, a format and a position-ID
-  scheme, and see the tokens, the position IDs and the supervised positions.
+The widgets that serve several notebooks are here; a chapter's own widget lives in its folder (``widget.py``),
+listed last.
+
 * :class:`TrainedLengthExplorer` -- a slider over the trained length that redraws accuracy against
   test length from cached zoo results (instant), and a button that retrains the chosen setting live
   on this machine (never writes ``assets/``). The button states the expected time up front, from the
   entry's recorded training time and this machine's threads and load (:func:`expected_seconds`),
   and shows elapsed and remaining time with its progress bar.
-* :class:`MultiplicationExplorer` -- notebook 04: pick the encoding, the multiplier's length and the
-  trained length, see the median exact-match curve over seeds, re-evaluate one checkpoint live.
 * :class:`FlagshipRetrainer` -- notebooks 00 and 05: pick a seed of the one-minute flagship, retrain it live with a
   progress bar (the recorded time said up front), and test it on 10- to 1000-digit sums beside the cached model.
-* :class:`CouplingExplorer` -- pick a trained length and a position-coupling method (notebook 05), see
-  the median exact match over seeds with its spread and Cho et al.'s generalizable length.
-* :class:`~lengen_utils.course.ch09_nxm.widget.GridExplorer` (in its chapter's folder) -- notebook 09: pick N and M, see the cached seeds multiply an N-digit by an
-  M-digit number (recorded and live exact match, the scratchpad with its wrong tokens in red).
+* :class:`~lengen_utils.course.ch01_formats.widget.FormatExplorer` -- notebook 01: type two operands, pick an
+  operation, a format and a position-ID scheme, and see the tokens, the position IDs and the supervised positions.
+* :class:`~lengen_utils.course.ch04_upe.widget.MultiplicationExplorer` -- notebook 04: pick the encoding, the
+  multiplier's length and the trained length, see the median exact-match curve over seeds, re-evaluate one
+  checkpoint live.
+* :class:`~lengen_utils.course.ch05_coupling.widget.CouplingExplorer` -- notebooks 05 and 08: pick a trained length
+  and a position-coupling method, see the median exact match over seeds with its spread and Cho et al.'s
+  generalizable length.
+* :class:`~lengen_utils.course.ch09_nxm.widget.GridExplorer` -- notebook 09: pick N and M, see the cached seeds
+  multiply an N-digit by an M-digit number (recorded and live exact match, the scratchpad with its wrong tokens in
+  red).
 
-Both take their data as arguments and keep what they last showed in plain attributes
+Every widget takes its data as arguments and keep what they last showed in plain attributes
 (``html.value``, ``status.value``, ``last_figure``, ``last_curves``), so they are tested without a
 browser. Only expected input errors (:class:`ProblemError`, :class:`FormatError`,
 :class:`PositionRangeError`) are caught and shown as a message; any other exception in a callback is
@@ -29,12 +35,8 @@ at once with a message that names the valid choices; nothing is clamped or guess
 from __future__ import annotations
 
 from .common import USER_ERRORS, error_html
-from .coupling_explorer import CouplingExplorer, default_choices
 from .flagship_retrain import FlagshipRetrainer, retrain_flagship
-from .format_explorer import SCHEME_CHOICES, FormatExplorer, example_html, scheme_ids
-from .multiplication_explorer import MultiplicationExplorer, nb04_entries
 from .length_explorer import TrainedLengthExplorer, expected_note, expected_seconds, retrain_entry
 
-__all__ = ["MultiplicationExplorer", "nb04_entries", "FormatExplorer", "TrainedLengthExplorer", "SCHEME_CHOICES", "USER_ERRORS", "scheme_ids",
-           "example_html", "error_html", "retrain_entry", "expected_seconds", "expected_note",
-           "CouplingExplorer", "default_choices", "FlagshipRetrainer", "retrain_flagship"]
+__all__ = ["TrainedLengthExplorer", "USER_ERRORS", "error_html", "retrain_entry", "expected_seconds", "expected_note",
+           "FlagshipRetrainer", "retrain_flagship"]

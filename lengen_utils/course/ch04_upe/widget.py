@@ -17,7 +17,7 @@ from ...lab import zoo
 from ...core.evaluate import evaluate_lengths
 from ..plots import median_band
 from ..plots.style import legend_below
-from .common import _widgets, check_positive, error_html, on_screen, show_figure
+from ..widgets.common import _widgets, check_positive, error_html, on_screen, show_figure
 
 ENCODINGS = {"learned": "APE", "rpe": "RPE", "upe": "UPE"}
 

@@ -11,7 +11,7 @@ from ...core.formats import FORMATS, PAD, Example, FormatError, encode, render
 from ..plots import ROLE_COLOURS
 from ...core.positions import PositionScheme
 from ...core.problems import Problem, ProblemError
-from .common import USER_ERRORS, _tip, _widgets, error_html, on_screen
+from ..widgets.common import USER_ERRORS, _tip, _widgets, error_html, on_screen
 
 # scheme label -> how to build it (the random-start schemes are drawn from a seeded generator)
 SCHEME_CHOICES: dict[str, dict] = {

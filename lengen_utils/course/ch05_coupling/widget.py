@@ -16,7 +16,7 @@ from ...lab import zoo
 from ..common.baselines import BASELINE_LABELS
 from ...analysis.generalization import generalizable_length, median_and_range
 from ..plots import median_band
-from .common import _tip, _widgets, error_html, on_screen, show_figure
+from ..widgets.common import _tip, _widgets, error_html, on_screen, show_figure
 
 Choices = Mapping[tuple[int, str], Sequence[str]]
 

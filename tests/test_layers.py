@@ -37,6 +37,8 @@ LAYERS: dict[str, int] = {
     "analysis.nxm_measures": 6,
     "lab": 7, "lab.zoo": 7, "lab.bench": 7, "lab.bench_recipes": 7, "lab.cli": 7, "lab.throughput": 7,
     "lab.multiseed_bench": 7, "lab.sweep": 7, "lab.sweep_grid": 7, "lab.leaderboard": 7, "lab.long_eval": 7, "lab.flagship_time": 7, "lab.nxm_grid": 7,
+    # a package whose modules share one layer is placed once: lab.zoo (manifest, store...), lab.papers (vocabulary,
+    # setups, comparing); SPLIT lists the packages whose modules are placed one by one
     "lab.papers": 7, "lab.ledger": 7,
     "course": 8, "course.plots": 8, "course.widgets": 8, "course.notebook": 8, "course.colab": 8, "course.common": 8,
     "course.ch00_tour": 8, "course.ch01_formats": 8, "course.ch02_ape": 8, "course.ch03_rpe": 8, "course.ch04_upe": 8,
@@ -261,3 +263,15 @@ def test_low_layers_import_alone(module):
             "(['lengen_utils','lab'], ['lengen_utils','course'])); print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", out
+
+
+MAX_MODULE_LINES = 400
+
+
+def test_no_module_is_over_the_line_limit():
+    """A module a reader can hold in mind: at most 400 lines (split by concern beyond that, as lab/papers/ is)."""
+    lengths = {name: len(path.read_text().splitlines()) for name, path in all_modules().items()}
+    longest = sorted(lengths, key=lengths.get, reverse=True)[:3]
+    print("longest modules:", ", ".join(f"{name} ({lengths[name]})" for name in longest))
+    over = {name: n for name, n in lengths.items() if n > MAX_MODULE_LINES}
+    assert not over, f"split these modules (over {MAX_MODULE_LINES} lines): {over}"

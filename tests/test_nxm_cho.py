@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lengen_utils.analysis.nxm_measures import _cho_place, cho_first_errors
 from lengen_utils.core.compatibility import check_compatible
 from lengen_utils.core.evaluate import evaluate_problems
 from lengen_utils.core.model import ConfigError, ModelConfig, Transformer
@@ -151,4 +152,17 @@ def test_a_small_model_trains_on_the_paper_format():
     assert result.losses[-1] < result.losses[0]
     batch = task.train_batch(np.random.default_rng(0), 4)
     assert batch.position_ids.shape[-1] == 3 and int(batch.position_ids.max()) <= 8
-    assert evaluate_problems(model, task, task.cell_problems(2, 2, 10)).n == 10
+    problems = task.cell_problems(2, 2, 10)
+    scored = evaluate_problems(model, task, problems)
+    places = cho_first_errors(model, task, problems)
+    assert sum(places.values()) == round((1 - scored.exact_match) * 10)       # one first error per wrong product
+    assert all(p == "the closing $" or p[:2] in ("P_", "S_") for p in places)
+
+
+def test_first_errors_are_named_by_row_and_digit():
+    """$12*34=840+630=8400>8040$: position 10 is the + that opens P_2, 9 the top digit of P_1 (digit N = 2, where
+    A has no digit), 14 the = before S_1, 21 digit 1 of S_2, the last the closing $."""
+    ex = example(12, 34)
+    assert [_cho_place(ex, i) for i in (7, 9, 10, 14, 21, len(ex) - 1)] == [
+        "P_1: digit 0", "P_1: its top digit, past A's last", "P_2: the separator that opens it",
+        "S_1: the separator that opens it", "S_2: digit 1", "the closing $"]

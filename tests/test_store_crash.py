@@ -13,14 +13,15 @@ from pathlib import Path
 import pytest
 
 from lengen_utils.core.checkpoint import file_sha256
-from lengen_utils.lab.zoo.manifest import COMMIT_STEPS, PAUSE_ENV, commit, read_manifest, recover
+from lengen_utils.lab.zoo.manifest import read_manifest
+from lengen_utils.lab.zoo.store import COMMIT_STEPS, PAUSE_ENV, commit, recover
 
 NAME = "crash-entry"
 RECORD = {"command": "test", "task": {}, "model": {}, "metrics": {"em": {"5": 1.0}}}
 CHILD = """
 import sys
 from pathlib import Path
-from lengen_utils.lab.zoo.manifest import commit
+from lengen_utils.lab.zoo.store import commit
 root, payload = Path(sys.argv[1]), sys.argv[2].encode()
 commit({name!r}, {record!r}, lambda path: path.write_bytes(payload), root)
 """

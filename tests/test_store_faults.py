@@ -30,8 +30,9 @@ from lengen_utils.lab.bench import main as bench_main
 from lengen_utils.lab.zoo import commands
 from lengen_utils.lab.zoo.entry import ZooError
 from lengen_utils.lab.zoo.importing import import_entry
-from lengen_utils.lab.zoo.manifest import COMMIT_STEPS, PAUSE_ENV, commit, read_manifest
+from lengen_utils.lab.zoo.manifest import read_manifest
 from lengen_utils.lab.zoo.records import read_retired
+from lengen_utils.lab.zoo.store import COMMIT_STEPS, PAUSE_ENV, commit
 
 NAME = "nb07-coupled-1l2h"          # a small built entry (about 100 kB)
 DEADLINE = 120                      # seconds a child may take to reach a planted point (it imports torch first)
@@ -79,7 +80,7 @@ def assets(tmp_path, built):
 CHILD_IMPORT = """
 import os, sys, time
 from pathlib import Path
-from lengen_utils.lab.zoo import manifest
+from lengen_utils.lab.zoo import store
 from lengen_utils.lab.zoo.entry import ZooError
 from lengen_utils.lab.zoo.importing import import_entry
 root, source, name, hold = Path(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
@@ -90,7 +91,7 @@ def wait_at(marker):
         time.sleep(0.02)
 
 if hold == "inside":      # inside the lock, its files written and nothing renamed yet
-    manifest._pause = manifest.pause_point = lambda r, step: step == "written" and wait_at(r / ".held-inside")
+    store._pause = store.pause_point = lambda r, step: step == "written" and wait_at(r / ".held-inside")
 else:                     # at the door of the lock, every check it makes outside the lock done
     import fcntl
     real, waited = fcntl.flock, []

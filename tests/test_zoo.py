@@ -24,6 +24,7 @@ from lengen_utils.core.tasks import Task, TaskConfig
 from lengen_utils.core.train import TrainConfig
 from lengen_utils.lab.zoo import builder as zoo_build
 from lengen_utils.lab.zoo import manifest as zoo_manifest
+from lengen_utils.lab.zoo import store as zoo_store
 from cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,7 +160,7 @@ def test_a_failed_asset_write_changes_nothing(tiny_zoo, monkeypatch):
 
 def test_ctrl_c_during_the_commit_is_held_until_both_files_are_written():
     with pytest.raises(KeyboardInterrupt):
-        with zoo_manifest.sigint_deferred():
+        with zoo_store.sigint_deferred():
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(0.05)
             reached = True                     # the signal did not cut the block short
@@ -370,18 +371,18 @@ def test_nb05_ablation_differs_from_the_flagship_only_where_it_says():
 def test_concurrent_records_are_all_kept(tmp_path, monkeypatch):
     """Two writers recording at once (two `zoo train` runs) must not drop each other's records: the
     read-change-replace of the manifest runs under a lock. A slowed-down reader widens the race."""
-    real_read = zoo_manifest.read_manifest
+    real_read = zoo_store.read_manifest
 
     def slow_read(assets=None):
         manifest = real_read(assets)
         time.sleep(0.002)
         return manifest
 
-    monkeypatch.setattr(zoo_manifest, "read_manifest", slow_read)
+    monkeypatch.setattr(zoo_store, "read_manifest", slow_read)
 
     def writer(prefix: str) -> None:
         for i in range(20):
-            zoo_manifest.record_in_manifest(f"{prefix}{i}", full_record(), tmp_path)
+            zoo_store.record_in_manifest(f"{prefix}{i}", full_record(), tmp_path)
 
     threads = [threading.Thread(target=writer, args=(p,)) for p in "ab"]
     for t in threads:
@@ -400,7 +401,7 @@ def _as_format_1(assets: Path) -> Path:
     path = assets / "zoo" / f"{TINY.name}.safetensors"
     edit_metadata(path, lambda meta: (meta.update(lengen_format="1"), meta.pop("record_sha256")))
     record = zoo.manifest_record(TINY.name, assets)
-    zoo_manifest.record_in_manifest(TINY.name, {**record, "sha256": file_sha256(path)}, assets)
+    zoo_store.record_in_manifest(TINY.name, {**record, "sha256": file_sha256(path)}, assets)
     return path
 
 
@@ -474,5 +475,5 @@ def test_zoo_verify_all_re_measures_every_built_entry(tiny_zoo, monkeypatch, cap
     assert f"{TINY.name}: verified (" in out and "1 of 1 built entries verified" in out
     record = zoo.manifest_record(TINY.name, tiny_zoo)
     record["metrics"]["em"]["1"] = 0.5                                  # a record the file no longer reproduces
-    zoo_manifest.record_in_manifest(TINY.name, record, tiny_zoo)
+    zoo_store.record_in_manifest(TINY.name, record, tiny_zoo)
     assert zoo.main(["verify", "--all", "--no-retrain"]) == 1

@@ -13,6 +13,7 @@ from lengen_utils.lab import zoo
 from lengen_utils.core.checkpoint import file_sha256, load_model, save_model, stored_storage
 from lengen_utils.lab.zoo import builder as zoo_build
 from lengen_utils.lab.zoo import manifest as zoo_manifest
+from lengen_utils.lab.zoo import store as zoo_store
 from lengen_utils.lab.zoo import migrate as zoo_migrate
 from cli_run import run_cli
 from test_zoo import TINY, _snapshot, tiny_zoo  # noqa: F401 (tiny_zoo is a fixture)
@@ -74,7 +75,7 @@ def _as_float32(assets: Path, planted_em: float = 0.123) -> Path:
     record = zoo.manifest_record(TINY.name, assets)
     record.pop("storage")
     record["metrics"] = {**record["metrics"], "em": {k: planted_em for k in record["metrics"]["em"]}}
-    zoo_manifest.record_in_manifest(TINY.name, {**record, "sha256": file_sha256(path)}, assets)
+    zoo_store.record_in_manifest(TINY.name, {**record, "sha256": file_sha256(path)}, assets)
     return path
 
 
@@ -82,7 +83,7 @@ def test_verify_measures_a_float32_entrys_retrained_model_as_trained(tiny_zoo, s
     path = _as_float32(tiny_zoo)
     model, _ = load_model(path)
     record = zoo.manifest_record(TINY.name, tiny_zoo)
-    zoo_manifest.record_in_manifest(TINY.name, {**record, "metrics": zoo_build.measure(model, TINY)}, tiny_zoo)
+    zoo_store.record_in_manifest(TINY.name, {**record, "metrics": zoo_build.measure(model, TINY)}, tiny_zoo)
     spied.clear()
     report = zoo.verify(TINY.name, tolerance=1.0, assets=tiny_zoo)
     assert report["storage"] == "float32" and spied == [False, False]
@@ -161,7 +162,7 @@ PLANTED = {
 
 def test_the_compact_manifest_reads_back_identically(tmp_path):
     for name, record in PLANTED.items():
-        zoo_manifest.record_in_manifest(name, record, tmp_path)
+        zoo_store.record_in_manifest(name, record, tmp_path)
     text = (tmp_path / "manifest.json").read_text()
     assert zoo.read_manifest(tmp_path) == json.loads(json.dumps(PLANTED))
     assert list(json.loads(text)) == ["a-entry", "b-entry"] and text.endswith("}\n")
@@ -175,7 +176,7 @@ def test_the_compact_manifest_reads_back_identically(tmp_path):
 def test_rewriting_an_old_manifest_keeps_every_record(tmp_path):
     old = json.dumps(dict(sorted(PLANTED.items())), indent=1) + "\n"           # the layout written before
     (tmp_path / "manifest.json").write_text(old)
-    zoo_manifest.rewrite_manifest(tmp_path)
+    zoo_store.rewrite_manifest(tmp_path)
     text = (tmp_path / "manifest.json").read_text()
     assert json.loads(text) == json.loads(old) and len(text) < len(old)
     assert [p.name for p in tmp_path.iterdir() if p.name != zoo_manifest.LOCK] == ["manifest.json"]

@@ -9,6 +9,7 @@ the whole scratchpad, and so the product, correctly (a greedy run diverges only 
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -18,6 +19,7 @@ from ..core.constants import EVAL_SEED, IGNORE_INDEX
 from ..core.evaluate.lengths import eval_batches, teacher_forced_predictions
 from ..core.model import Transformer
 from ..core.nxm import encode_nxm
+from ..core.nxm.cho import cho_layout
 from ..core.nxm.positions import row_ids
 from ..core.nxm.task import NxMTask
 from ..core.problems import Problem
@@ -129,6 +131,35 @@ def error_map(model: Transformer, task: NxMTask, problems: list[Problem], batch_
         return np.where(seen > 0, wrong_sum / np.maximum(seen, 1), np.nan)
 
 
+def cho_first_errors(model: Transformer, task: NxMTask, problems: list[Problem],
+                     batch_size: int = 200) -> Counter[str]:
+    """Where each wrong product of Cho et al.'s scratchpad (:mod:`lengen_utils.core.nxm.cho`) goes wrong first, as
+    counts of places: ``"P_k: the separator that opens it"``, ``"P_k: digit t"`` (``"P_k: its top digit, past A's
+    last"`` for digit ``N``), ``"S_k: ..."`` likewise, ``"the closing $"``. The first error is the one greedy
+    decoding would make; later ones follow a scratchpad that is already wrong."""
+    places: Counter[str] = Counter()
+    for batch, wrong, _supervised in _scores(model, task, problems, batch_size):
+        for b, example in enumerate(batch.examples):
+            bad = np.flatnonzero(wrong[b])
+            if bad.size:
+                places[_cho_place(example, int(bad[0]) + 1)] += 1
+    return places
+
+
+def _cho_place(example, position: int) -> str:
+    """A readable name for the token at ``position`` of a Cho-format example."""
+    a, b = example.problem.a, example.problem.b
+    slot = cho_layout(a, b)[position]
+    if slot.role == "eos":
+        return "the closing $"
+    partial = slot.ids[0] is not None
+    row = f"{'P' if partial else 'S'}_{slot.ids[1] + 1}"
+    if slot.role != "answer":
+        return f"{row}: the separator that opens it"
+    digit = slot.ids[0] - 1 if partial else slot.ids[2] - 1
+    return f"{row}: its top digit, past A's last" if partial and digit == len(str(a)) else f"{row}: digit {digit}"
+
+
 def evaluate_cells(models: dict, cells: Iterable[tuple[int, int]], count: int,
                    seed: int = EVAL_SEED) -> dict[tuple[int, int], list[float]]:
     """``{(N, M): [exact match of each model]}`` for ``models`` (``{seed: (model, task)}``) on every cell."""
@@ -136,5 +167,5 @@ def evaluate_cells(models: dict, cells: Iterable[tuple[int, int]], count: int,
             for a, b in cells}
 
 
-__all__ = ["CellResult", "error_budget", "error_map", "evaluate_cell", "evaluate_cells", "evaluate_grid",
+__all__ = ["CellResult", "cho_first_errors", "error_budget", "error_map", "evaluate_cell", "evaluate_cells", "evaluate_grid",
            "lookup_offsets", "products_per_digit", "supervised_tokens"]

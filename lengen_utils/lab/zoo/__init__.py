@@ -26,8 +26,9 @@ Seeds are data: ``entry(NAME).recipe`` and ``.seed`` say which recipe and seed a
 outside the zoo uses these and never builds or parses ``-sN`` names.
 
 Modules: ``entry`` (the dataclass), ``registry`` (names, recipes and seeds), ``aliases`` (other names), ``flagship`` (the bench
-recipes), ``catalog`` (the entries), ``manifest`` (reading, checking and atomically writing the manifest),
-``builder`` (train / load / verify), ``commands`` (the command line).
+recipes), ``catalog`` (the entries), ``manifest`` (reading and checking the manifest), ``store`` (writing it
+atomically, with its asset, and repairing an interrupted write), ``builder`` (train / load / verify), ``commands``
+(the command line).
 """
 from .aliases import ALIASES, resolve
 from .builder import build, check_buildable, load, measure, train_entry, verify
@@ -35,10 +36,10 @@ from .catalog import ENTRIES, catalog, entry, register
 from .commands import main
 from .entry import ZooEntry, ZooError, variant_id
 from .flagship import ape_recipe, coupled_recipe, flagship_recipe
-from .manifest import (ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path, commit, manifest_record,
-                       metrics, per_digit, read_manifest, record_in_manifest)
+from .manifest import ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path, read_manifest
 from .recipe import Recipe, with_overrides
 from .registry import RECIPES, entry_for, get_recipe, recipe_entries, register_recipe
+from .store import commit, manifest_record, metrics, per_digit, record_in_manifest
 
 __all__ = [
     "ALIASES", "ASSETS", "ENTRIES", "MANIFEST", "RECIPES", "REPO_ROOT", "Recipe", "ZooEntry", "ZooError",

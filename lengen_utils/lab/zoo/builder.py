@@ -3,7 +3,7 @@
 ``build`` checks everything it can before training (the name, the manifest's shape, that the assets
 folder is writable), then trains, rounds the weights to float16 (so that assets/ stays small),
 measures the rounded model, and hands the half-precision asset and its record (``"storage": "float16"``)
-to :func:`~lengen_utils.lab.zoo.manifest.commit`, which writes both or neither. The recorded metrics are
+to :func:`~lengen_utils.lab.zoo.store.commit`, which writes both or neither. The recorded metrics are
 therefore exactly those of the stored file; ``verify`` rounds a retrained model the same way.
 """
 from __future__ import annotations
@@ -28,7 +28,8 @@ from ...core.train import TrainConfig, TrainResult, check_lengths_fit, check_tra
 from .catalog import catalog, entry
 from .entry import ZooEntry, ZooError
 from .registry import entry_for
-from .manifest import assets_dir, commit, manifest_record, read_manifest
+from .manifest import assets_dir, read_manifest
+from .store import commit, manifest_record
 
 
 CURVE_N = 200                      # test problems per point of a learning curve

@@ -20,11 +20,12 @@ from .builder import build, check_buildable, verify
 from .importing import IMPORTED, RECORDED, REPAIRED, import_entry_status
 from .catalog import catalog, entry
 from .entry import ZooError
-from .manifest import assets_dir, file_matches, manifest_record, read_manifest, recover
+from .manifest import assets_dir, file_matches, read_manifest
 from .migrate import half_entry, migrate_entry, outdated, rename_ids
 from .records import retire
 from .registry import unknown_entries_message
 from .report import markdown_table, update_readme
+from .store import manifest_record, recover
 
 PROG = "python -m lengen_utils.lab.zoo"
 

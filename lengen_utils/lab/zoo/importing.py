@@ -28,8 +28,9 @@ from .aliases import resolve
 from .builder import catalog_entry_of
 from .catalog import entry
 from .entry import RECORD_ONLY_TAG, ZooError
-from .manifest import assets_dir, check_record, commit_locked, file_matches, read_manifest, store_session
+from .manifest import assets_dir, check_record, file_matches, read_manifest
 from .records import import_record_status
+from .store import commit_locked, store_session
 
 
 def _source_files(source: Path, name: str) -> tuple[Path, dict]:

@@ -4,7 +4,7 @@ A format-1 file has no checksum over its header, so ``load_model`` accepts it on
 file's sha256. Migration keeps every tensor and header string, adds the record checksum, and records
 the new sha256. Each file is checked against its manifest sha256 first (the header the new checksum
 seals is the committed one), the asset and its record are replaced together
-(:func:`~lengen_utils.lab.zoo.manifest.commit`), and the new file is re-measured: its exact match must equal
+(:func:`~lengen_utils.lab.zoo.store.commit`), and the new file is re-measured: its exact match must equal
 the manifest's metrics exactly (``zoo verify --no-retrain``).
 
 ``migrate --ids`` renames the entries whose recipe ids 0.3 shortened (:data:`~.aliases.RENAMED`) in an assets
@@ -29,9 +29,9 @@ from ...core.checkpoint import (FORMAT_VERSION, HALF, file_sha256, load_model, m
 from .aliases import RENAMED_ENTRIES
 from .builder import catalog_entry_of, measure, verify
 from .entry import ZooError
-from .manifest import (assets_dir, checkpoint_path, commit, manifest_lock, manifest_path, manifest_record,
-                       read_manifest, replace_json)
+from .manifest import assets_dir, checkpoint_path, manifest_path, read_manifest
 from .records import RECORDS, RETIRED, read_records, read_retired
+from .store import commit, manifest_lock, manifest_record, replace_json
 
 
 def outdated(assets: Path | None = None) -> list[str]:

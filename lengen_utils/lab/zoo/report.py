@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from .catalog import entry
-from .manifest import manifest_record
+from .store import manifest_record
 
 BLOCK = re.compile(r"(<!-- zoo-table (?P<names>[^>]*?) -->\n)(?P<body>.*?)(<!-- /zoo-table -->)", re.S)
 

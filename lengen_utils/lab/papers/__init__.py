@@ -1,0 +1,77 @@
+"""Departures as data: each reproduced paper claim's setup, written once, and the table that compares a recipe to it.
+
+A paper's setup is a :class:`PaperSetup`: the claim (``"sabbaghi-a2"``), the citation, the claim in the paper's
+words, and one :class:`Stated` value per compared field (:data:`COMPARED`: format, position IDs, frame, trained
+lengths, sampler, training set, sizes, dropout, norm, optimizer, schedule, steps, checkpoint selection...). A
+:class:`Stated` value says where it comes from:
+
+* ``paper``: the paper's text states it;
+* ``implied``: it follows from what the paper names without being written out (Huggingface BERT's post-LN blocks);
+* ``code``: the authors' public code at the paper's time states it, not the paper (Cho et al.'s hyper-parameters are
+  in their Appendix C, which the course's copy of the paper lacks; their scripts, HanseulJo/position-coupling at the
+  v1 commit 0c72d14, set them);
+* ``not stated`` (:func:`not_stated`, value ``None``): nothing says it; the row shows our value and "not stated".
+  A value is never made up to fill a field.
+
+:func:`departures` compares a recipe with a setup, one :class:`Departure` row per compared field, and
+:func:`departures_table` renders them as plain dicts (:func:`to_markdown` turns them into a Markdown table).
+
+What the table does not compare, the completeness check catches. Each claim has one *reference recipe*
+(:func:`reference_recipe`): the recipe closest to the paper. It is the zoo's paper-faithful recipe where one exists
+(``sabbaghi-a2-paper``, ``cho-plain-1to30``); otherwise the reproduction recipe with the course's own additions
+switched off (:data:`REFERENCE_OF` lists those overrides, e.g. no attention window, no curriculum). For every recipe
+of :data:`REPRODUCTIONS`, :func:`unlabelled_departures` lists the config fields (``task.*``, ``model.*``,
+``train.*``) in which it differs from the reference recipe and which are neither read by a compared row nor
+labelled for that recipe in :data:`EXTRA_DEPARTURES` (``{recipe id: {field path: why}}``; these labels become
+rows of the table too). tests/test_departures.py asserts that list is empty, so a recipe tagged as a reproduction
+cannot differ from its paper's setup in a field that its table does not show. Only :data:`NOT_SETUP_FIELDS`
+(the run's seed, how batches are seeded) are never departures. A reference recipe itself switches on nothing that
+no row shows (:func:`reference_additions`: every such field at its config default, but for the sizes that follow
+from the frame or the IDs, :data:`IMPLEMENTATION_FIELDS`), so an addition cannot hide in the reference either.
+
+Mappings between the papers' words and our configs (:func:`matches` compares them):
+
+* sampler: Sabbaghi's "samples are generated uniformly from D_s" is ``task.sampler='uniform'`` (both operands
+  uniform below ``10^l_s``); Cho's "balanced sampling" (digit count uniform, then the number) is ``'balanced'``;
+* test distribution: Sabbaghi's "uniform distribution of numbers up to l digits" is ``task.eval_sampler='uniform'``;
+  Cho's test operands "of the same length" are ``'exact'``;
+* checkpoint selection: a paper's "best checkpoint on (a validation set of) longer lengths" is any
+  ``train.select_every > 0`` (:class:`Checkpoint`: the kind, and the validation lengths and the metric where the paper
+  states them); ``select_every == 0`` is the final checkpoint; the validation set's size is its own row;
+* batch size: problems per step, so a packed recipe counts ``train.batch_size x task.pack``;
+* seeds: the runs a claim rests on (ours: the recipe's seeds; Cho et al.: 2 data seeds x 4 model seeds);
+* norm placement: ``'pre'`` and ``'post'`` are ``model.norm_placement``; Cho's code's ``pre_post`` (a norm before and
+  after each sub-layer) is ``'pre+post'``, which no ModelConfig builds;
+* weight decay: Sabbaghi name four (:class:`OneOf`); ours matches if it is one of them;
+* schedule: Cho's code warms up linearly for 1% of the steps, then decays by a cosine to 0.1 x lr
+  (:class:`Schedule`: ``warmup_steps / steps`` and ``min_lr_ratio``);
+* ``"none"`` (:data:`NONE`): the setup has no such thing (no frame in a decoder's format, no multiplier in a sum).
+
+Modules: ``vocabulary`` (the values a setup is written in: :class:`Stated`, :class:`Span`, :class:`Checkpoint`...,
+:func:`matches`, the compared fields :data:`COMPARED` and :class:`PaperSetup`), ``setups`` (the papers' setups,
+the reproductions and their reference recipes, the hand-labelled departures) and ``comparing`` (the departures
+tables and the completeness check); each imports only the ones before it.
+"""
+from .comparing import (COLUMNS, Departure, config_differences, config_fields, departures, departures_table,
+                        labelled_departures, read_path, reference_additions, stale_labels, to_markdown,
+                        unlabelled_departures)
+from .setups import (CHO_ADDITION, CHO_FIG3, CHO_FIG4, CHO_MINESWEEPER, CHO_NX2, EXTRA_DEPARTURES,
+                     IMPLEMENTATION_FIELDS, INERT_UNLESS, PAPER_SETUPS, REFERENCE_OF, REPRODUCED_CLAIMS, REPRODUCTIONS,
+                     SABBAGHI_A1, SABBAGHI_A2, SABBAGHI_A3, SABBAGHI_M1, SABBAGHI_M1_APE, SABBAGHI_M1_RPE,
+                     SABBAGHI_M2_K3, SABBAGHI_M3, SABBAGHI_M3_APE, THESIS_AGENDA, reference_recipe, setup_of)
+from .vocabulary import (BEST_ON_LONGER, CODE, COMPARED, COMPARED_PATHS, IMPLIED, NONE, NOT_SETUP_FIELDS, NOT_STATED,
+                         PAPER, SOURCES, Checkpoint, Compared, OneOf, PaperSetup, Positions, Schedule, Span, Stated,
+                         code, implied, matches, not_stated, paper)
+
+__all__ = [
+    "BEST_ON_LONGER", "CHO_ADDITION", "CHO_FIG3", "CHO_FIG4", "CHO_MINESWEEPER", "CHO_NX2", "CODE", "COLUMNS",
+    "COMPARED", "COMPARED_PATHS", "IMPLIED", "NOT_STATED", "PAPER",
+    "Checkpoint", "Compared", "Departure", "EXTRA_DEPARTURES", "IMPLEMENTATION_FIELDS", "INERT_UNLESS", "NONE",
+    "NOT_SETUP_FIELDS", "OneOf", "PAPER_SETUPS", "PaperSetup", "Positions", "REFERENCE_OF", "REPRODUCED_CLAIMS",
+    "REPRODUCTIONS", "SABBAGHI_A1", "SABBAGHI_A2", "SABBAGHI_A3", "SABBAGHI_M1", "SABBAGHI_M1_APE", "SABBAGHI_M1_RPE",
+    "SABBAGHI_M2_K3", "SABBAGHI_M3", "SABBAGHI_M3_APE",
+    "THESIS_AGENDA", "SOURCES", "Schedule", "Span", "Stated", "code", "config_differences",
+    "config_fields", "departures", "departures_table", "implied", "labelled_departures", "matches", "not_stated",
+    "paper", "read_path", "reference_additions", "reference_recipe", "setup_of", "stale_labels", "to_markdown",
+    "unlabelled_departures",
+]

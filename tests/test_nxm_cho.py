@@ -166,3 +166,18 @@ def test_first_errors_are_named_by_row_and_digit():
     assert [_cho_place(ex, i) for i in (7, 9, 10, 14, 21, len(ex) - 1)] == [
         "P_1: digit 0", "P_1: its top digit, past A's last", "P_2: the separator that opens it",
         "S_1: the separator that opens it", "S_2: digit 1", "the closing $"]
+
+
+def test_marked_ends_give_the_operands_ends_an_id_one_past_their_top_digit():
+    """cho_ends (ours): the opening $ sits one past a's top digit in the digits channel, * one past b's top digit in
+    the operands channel; every other ID is the paper's."""
+    ex = example(4321, 987)
+    paper, ends = cho_ids(ex), cho_ids(ex, (1, 1, 1), mark_ends=True)
+    changed = {i for i, (p, e) in enumerate(zip(paper, ends)) if p != e}
+    assert changed == {0, ex.tokens.index("*")}
+    top_a = max(ids[DIGITS] for ids, role in zip(paper, ex.roles) if role == "a")
+    top_b = max(ids[OPERANDS] for ids, role in zip(paper, ex.roles) if role == "b")
+    assert ends[0] == (top_a + 1, 0, 0) and ends[ex.tokens.index("*")] == (0, top_b + 1, 0)
+    assert ChoPositions("cho_ends").spans(4, 3) == (5, 3, 7) and ChoPositions().spans(4, 3) == (5, 2, 7)
+    with pytest.raises(ValueError, match="cho_coupled"):
+        ChoPositions("row_coupled")

@@ -44,6 +44,8 @@ from ..problems import num_digits
 from ..vocab import BOS_EOS, SUM_SEPARATOR
 
 CHO_CHANNELS = ("digits", "operands", "sums")
+#: The paper's IDs, and ours with the operands' ends marked (``mark_ends`` of :func:`cho_layout`).
+CHO_SCHEMES = ("cho_coupled", "cho_ends")
 
 
 class Slot(NamedTuple):
@@ -74,14 +76,16 @@ def _reversed_digits(value: int, width: int) -> str:
     return str(value).zfill(width)[::-1]
 
 
-def cho_layout(a: int, b: int) -> list[Slot]:
+def cho_layout(a: int, b: int, mark_ends: bool = False) -> list[Slot]:
     """Every token of ``a * b`` in Cho et al.'s scratchpad, with its role, significance and unshifted IDs (the
-    starts are added by :class:`ChoPositions`)."""
+    starts are added by :class:`ChoPositions`). ``mark_ends`` (ours, not the paper's): the opening ``$`` gets the
+    digits ID one past the multiplicand's top digit, and ``*`` the operands ID one past the multiplier's top digit,
+    so where each operand ends is a lookup at a fixed offset."""
     n, m = num_digits(a), num_digits(b)
     none = (None, None, None)
-    slots = [Slot(BOS_EOS, "bos", None, none)]
+    slots = [Slot(BOS_EOS, "bos", None, (1 + n, None, None) if mark_ends else none)]
     slots += [Slot(d, "a", t, (1 + t, None, None)) for t, d in zip(range(n - 1, -1, -1), str(a))]
-    slots.append(Slot("*", "op", None, none))
+    slots.append(Slot("*", "op", None, (None, m, None) if mark_ends else none))
     slots += [Slot(d, "b", j, (None, j, None)) for j, d in zip(range(m - 1, -1, -1), str(b))]
     for k, p in enumerate(partial_products(a, b)):           # k = 0..M-1: P_{k+1}
         slots.append(Slot("=" if k == 0 else "+", "eq" if k == 0 else "sep", None, (0, k, k)))
@@ -117,8 +121,8 @@ class ChoPositions:
     eval_start: int = 1
 
     def __post_init__(self) -> None:
-        if self.name != "cho_coupled":
-            raise ValueError(f"ChoPositions numbers the 'cho_coupled' scheme, not {self.name!r}")
+        if self.name not in CHO_SCHEMES:
+            raise ValueError(f"ChoPositions numbers the schemes {CHO_SCHEMES}, not {self.name!r}")
         if self.max_position < 3:
             raise ValueError(f"max_position must be >= 3 (a 1 x 1 product needs sums IDs up to 3), "
                              f"got {self.max_position}")
@@ -127,10 +131,14 @@ class ChoPositions:
     def default_start(self) -> int:
         return self.eval_start
 
-    @staticmethod
-    def spans(n_digits: int, m_digits: int) -> tuple[int, int, int]:
+    @property
+    def mark_ends(self) -> bool:
+        """``cho_ends``: the operands' ends get IDs (:func:`cho_layout`)."""
+        return self.name == "cho_ends"
+
+    def spans(self, n_digits: int, m_digits: int) -> tuple[int, int, int]:
         """How far above its start each channel's IDs reach for an ``n_digits x m_digits`` product."""
-        return n_digits + 1, m_digits - 1, n_digits + m_digits
+        return n_digits + 1, m_digits - (0 if self.mark_ends else 1), n_digits + m_digits
 
     def longest_square(self) -> int:
         """The widest ``L x L`` product whose IDs fit ``max_position`` at the evaluation start."""
@@ -160,15 +168,16 @@ class ChoPositions:
                start: tuple[int, ...] | None = None) -> list[tuple[int, int, int]]:
         starts = self.starts(example, rng) if start is None else tuple(start)
         self.check_fits(num_digits(example.problem.a), num_digits(example.problem.b), starts)
-        return cho_ids(example, starts)
+        return cho_ids(example, starts, self.mark_ends)
 
 
-def cho_ids(example: Example, starts: tuple[int, ...] = (1, 1, 1)) -> list[tuple[int, int, int]]:
+def cho_ids(example: Example, starts: tuple[int, ...] = (1, 1, 1),
+            mark_ends: bool = False) -> list[tuple[int, int, int]]:
     """The (digits, operands, sums) IDs of a Cho-format example: the layout's IDs plus each channel's start, and 0
     where a channel does not number the token (see the module docstring)."""
     return [tuple(0 if i is None else i + s for i, s in zip(slot.ids, starts))
-            for slot in cho_layout(example.problem.a, example.problem.b)]
+            for slot in cho_layout(example.problem.a, example.problem.b, mark_ends)]
 
 
-__all__ = ["CHO_CHANNELS", "ChoPositions", "Slot", "cho_ids", "cho_layout", "encode_cho", "partial_products",
+__all__ = ["CHO_CHANNELS", "CHO_SCHEMES", "ChoPositions", "Slot", "cho_ids", "cho_layout", "encode_cho", "partial_products",
            "running_sums"]

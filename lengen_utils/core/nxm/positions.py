@@ -32,8 +32,8 @@ from ..problems import num_digits
 from .cho import ChoPositions
 
 #: The N x M position schemes, and the format each numbers.
-NXM_SCHEMES = ("row_coupled", "cho_coupled")
-SCHEME_FORMAT = {"row_coupled": "fused_rows", "cho_coupled": "cho_scratchpad"}
+NXM_SCHEMES = ("row_coupled", "cho_coupled", "cho_ends")
+SCHEME_FORMAT = {"row_coupled": "fused_rows", "cho_coupled": "cho_scratchpad", "cho_ends": "cho_scratchpad"}
 NXM_CHANNELS = ("row", "column", "level")
 LEVELS = 3
 

@@ -100,6 +100,11 @@ CHO = RecipeTable(
                             "with their three channels of coupled IDs, random starts, one learned table per "
                             "channel; 2 layers, 8 heads, d 64; both operands 1-10 digits, 5,000 steps of 64 "
                             "products; seed {seed} (notebook 09)")},
+        "cho-ends": {"task.positions": "cho_ends",
+            "description": ("N x M multiplication, nb09-cho with the operands' ends marked: the opening $ gets the "
+                            "digits ID one past the multiplicand's top digit, * the operands ID one past the "
+                            "multiplier's; 2 layers, 8 heads, d 64; both operands 1-10 digits, 5,000 steps of 64 "
+                            "products; seed {seed} (notebook 09)")},
     },
 )
 

@@ -6,7 +6,7 @@ another module about them.
 from __future__ import annotations
 
 #: The library version, recorded in every manifest entry (the package root re-exports it).
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 #: Target value for tokens that carry no loss (prompt, padding); PyTorch's ``cross_entropy`` default.
 IGNORE_INDEX = -100

@@ -39,8 +39,10 @@ def test_asset_matches_its_manifest_record(name):
 # distributions got three seeds each (nine RPE encoders of 0.2 MB instead of three), so that they compare by medians,
 # and to 88 MiB when notebook 03's five encodings at equal budget did the same (ten more files of 0.16 MB), and to 89
 # MiB for notebook 09's ladder (the lookup window's three seeds and the visible-keys rung, 0.23 MB each; issue 52 is
-# where the store shrinks: retire what no notebook, test or README loads).
-ASSETS_LIMIT_MB = 89
+# where the store shrinks: retire what no notebook, test or README loads), and to 90 MiB for notebook 09's two rungs
+# of Cho et al.'s own format (the paper's IDs and the end-marked IDs, 0.24 MB each). Retiring needs the readers of
+# metrics to fall back to retired.json first: most search runs are read for their records, a few loaded live.
+ASSETS_LIMIT_MB = 90
 GPU_ASSETS_LIMIT_MB = 84
 
 

@@ -146,18 +146,29 @@ def cho_first_errors(model: Transformer, task: NxMTask, problems: list[Problem],
     return places
 
 
+#: The two kinds of place that decide where an operand ends: a row opened (or not: the sums begin), and a row's top
+#: digit, where the multiplicand has no digit left
+OPENS_ROW, TOP_DIGIT = "the separator that opens it", "its top digit, past A's last"
+
+
 def _cho_place(example, position: int) -> str:
     """A readable name for the token at ``position`` of a Cho-format example."""
-    a, b = example.problem.a, example.problem.b
-    slot = cho_layout(a, b)[position]
+    a = example.problem.a
+    slot = cho_layout(a, example.problem.b)[position]
     if slot.role == "eos":
         return "the closing $"
     partial = slot.ids[0] is not None
     row = f"{'P' if partial else 'S'}_{slot.ids[1] + 1}"
     if slot.role != "answer":
-        return f"{row}: the separator that opens it"
+        return f"{row}: {OPENS_ROW}"
     digit = slot.ids[0] - 1 if partial else slot.ids[2] - 1
-    return f"{row}: its top digit, past A's last" if partial and digit == len(str(a)) else f"{row}: digit {digit}"
+    return f"{row}: {TOP_DIGIT}" if partial and digit == len(str(a)) else f"{row}: digit {digit}"
+
+
+def end_decision_share(places: Counter[str]) -> float:
+    """The share of :func:`cho_first_errors`'s first errors that decide where an operand ends (0 when none)."""
+    ends = sum(count for place, count in places.items() if place.endswith((OPENS_ROW, TOP_DIGIT)))
+    return ends / max(1, sum(places.values()))
 
 
 def evaluate_cells(models: dict, cells: Iterable[tuple[int, int]], count: int,
@@ -167,5 +178,5 @@ def evaluate_cells(models: dict, cells: Iterable[tuple[int, int]], count: int,
             for a, b in cells}
 
 
-__all__ = ["CellResult", "cho_first_errors", "error_budget", "error_map", "evaluate_cell", "evaluate_cells", "evaluate_grid",
+__all__ = ["CellResult", "cho_first_errors", "end_decision_share", "error_budget", "error_map", "evaluate_cell", "evaluate_cells", "evaluate_grid",
            "lookup_offsets", "products_per_digit", "supervised_tokens"]

@@ -3,10 +3,12 @@ the layout against a product worked by hand, the couplings the paper's IDs promi
 and a small model trained through the usual path."""
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
-from lengen_utils.analysis.nxm_measures import _cho_place, cho_first_errors
+from lengen_utils.analysis.nxm_measures import _cho_place, cho_first_errors, end_decision_share
 from lengen_utils.core.compatibility import check_compatible
 from lengen_utils.core.evaluate import evaluate_problems
 from lengen_utils.core.model import ConfigError, ModelConfig, Transformer
@@ -166,6 +168,8 @@ def test_first_errors_are_named_by_row_and_digit():
     assert [_cho_place(ex, i) for i in (7, 9, 10, 14, 21, len(ex) - 1)] == [
         "P_1: digit 0", "P_1: its top digit, past A's last", "P_2: the separator that opens it",
         "S_1: the separator that opens it", "S_2: digit 1", "the closing $"]
+    places = Counter({"P_2: the separator that opens it": 2, "P_1: its top digit, past A's last": 1, "S_2: digit 1": 1})
+    assert end_decision_share(places) == 0.75 and end_decision_share(Counter()) == 0.0
 
 
 def test_marked_ends_give_the_operands_ends_an_id_one_past_their_top_digit():

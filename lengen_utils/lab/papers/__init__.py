@@ -29,23 +29,8 @@ cannot differ from its paper's setup in a field that its table does not show. On
 no row shows (:func:`reference_additions`: every such field at its config default, but for the sizes that follow
 from the frame or the IDs, :data:`IMPLEMENTATION_FIELDS`), so an addition cannot hide in the reference either.
 
-Mappings between the papers' words and our configs (:func:`matches` compares them):
-
-* sampler: Sabbaghi's "samples are generated uniformly from D_s" is ``task.sampler='uniform'`` (both operands
-  uniform below ``10^l_s``); Cho's "balanced sampling" (digit count uniform, then the number) is ``'balanced'``;
-* test distribution: Sabbaghi's "uniform distribution of numbers up to l digits" is ``task.eval_sampler='uniform'``;
-  Cho's test operands "of the same length" are ``'exact'``;
-* checkpoint selection: a paper's "best checkpoint on (a validation set of) longer lengths" is any
-  ``train.select_every > 0`` (:class:`Checkpoint`: the kind, and the validation lengths and the metric where the paper
-  states them); ``select_every == 0`` is the final checkpoint; the validation set's size is its own row;
-* batch size: problems per step, so a packed recipe counts ``train.batch_size x task.pack``;
-* seeds: the runs a claim rests on (ours: the recipe's seeds; Cho et al.: 2 data seeds x 4 model seeds);
-* norm placement: ``'pre'`` and ``'post'`` are ``model.norm_placement``; Cho's code's ``pre_post`` (a norm before and
-  after each sub-layer) is ``'pre+post'``, which no ModelConfig builds;
-* weight decay: Sabbaghi name four (:class:`OneOf`); ours matches if it is one of them;
-* schedule: Cho's code warms up linearly for 1% of the steps, then decays by a cosine to 0.1 x lr
-  (:class:`Schedule`: ``warmup_steps / steps`` and ``min_lr_ratio``);
-* ``"none"`` (:data:`NONE`): the setup has no such thing (no frame in a decoder's format, no multiplier in a sum).
+The mappings between the papers' words and our configs (sampler, checkpoint selection, batch size, seeds, norm
+placement, weight decay, schedule, ``"none"``) are listed in :mod:`.vocabulary`, beside :func:`matches`.
 
 Modules: ``vocabulary`` (the values a setup is written in: :class:`Stated`, :class:`Span`, :class:`Checkpoint`...,
 :func:`matches`, the compared fields :data:`COMPARED` and :class:`PaperSetup`), ``setups`` (the papers' setups,

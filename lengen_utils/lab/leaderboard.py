@@ -1,7 +1,8 @@
 """The leaderboard of a group of zoo entries (``python -m lengen_utils.lab.bench leaderboard [--tag nb05]``).
 
 It reads the manifest (no model is loaded, nothing is trained): the catalog's entries with the tag that
-are built, or recorded without their weights (``assets/records.json``, the record-only GPU runs), grouped by method (the entry's recipe, :attr:`ZooEntry.recipe`: ``nb05-plain-s0``,
+are built, retired with their records kept (``assets/retired.json``), or recorded without their weights
+(``assets/records.json``, the record-only GPU runs), grouped by method (the entry's recipe, :attr:`ZooEntry.recipe`: ``nb05-plain-s0``,
 ``nb05-plain-s1``, ... are the seeds of method ``nb05-plain``). For each method and tested operand length
 it gives the median exact match over the seeds and their range (Cho et al.'s Figure 1 shows the same
 median and band), and the generalizable length (:mod:`lengen_utils.analysis.generalization`).
@@ -17,9 +18,8 @@ import statistics
 from pathlib import Path
 
 from ..analysis.generalization import THRESHOLD, generalizable_length, median_and_range
-from .zoo import catalog, read_manifest
-from .zoo.manifest import check_record, manifest_path
-from .zoo.records import read_records
+from .zoo import catalog
+from .zoo.records import read_measured
 
 DEFAULT_TAG = "nb05"
 
@@ -36,18 +36,14 @@ def leaderboard(tag: str = DEFAULT_TAG, assets: Path | None = None, threshold: f
     if not names:
         known = sorted({t for e in catalog().values() for t in e.tags})
         raise ValueError(f"no zoo entry is tagged {tag!r}; tags: {', '.join(known)}")
-    manifest, records = read_manifest(assets), read_records(assets)
-    where = manifest_path(assets)
+    measured = read_measured(assets)                # stored, retired, or measured on a GPU without weights
     groups: dict[str, list[tuple[int | None, str, dict]]] = {}
     missing = []
     for name in names:
-        if name in manifest:
-            record = check_record(name, manifest[name], where)
-        elif name in records:                       # measured on a GPU, weights not stored (tag record-only)
-            record = records[name]
-        else:
+        if name not in measured:
             missing.append(name)
             continue
+        record = measured[name]
         e = catalog()[name]
         seed = e.seed if e.seeded else None         # a recipe of one unseeded entry lists its seed as None
         groups.setdefault(e.recipe, []).append((seed, name, record))

@@ -4,11 +4,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ...analysis.generalization import median_and_range
-from ...core.evaluate import evaluate_lengths
-from ...lab.zoo import load
 from ..common.claims import claim
 from ..common.paper_scale import PaperScale
-from ..common.seeds import built_entries, medians, seed_curves
+from ..common.seeds import live_seed_curves, medians, seed_curves
 from ..notebook import pct
 
 Curve = Mapping[int, float]
@@ -111,8 +109,7 @@ def comparison_bands() -> dict[str, dict[int, tuple[float, float, float]]]:
 
 def comparison_live(lengths: Sequence[int], n: int) -> dict[str, dict[int, dict[int, float]]]:
     """``{encoding: {seed: {length: EM}}}`` of every built seed, measured now on ``n`` problems per length."""
-    return {label: {seed: {k: r.exact_match for k, r in evaluate_lengths(*load(name), list(lengths), n=n).items()}
-                    for seed, name in built_entries(recipe).items()} for label, recipe in COMPARISON.items()}
+    return {label: live_seed_curves(recipe, lengths, n) for label, recipe in COMPARISON.items()}
 
 
 def check_comparison(live: Mapping[str, Mapping[int, Curve]]) -> None:

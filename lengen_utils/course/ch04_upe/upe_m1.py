@@ -9,13 +9,13 @@ import numpy as np
 from ...analysis.complexity import exact_match_per_problem
 from ...analysis.generalization import median_and_range
 from ...core.carries import multiplication_levels
-from ...core.evaluate import evaluate_length, evaluate_lengths, predict
+from ...core.evaluate import evaluate_length, predict
 from ...core.model import Transformer
 from ...core.tasks import Task
 from ...lab.leaderboard import leaderboard, leaderboard_rows
-from ...lab.zoo import entry, load, manifest_record, metrics
+from ...lab.zoo import entry, manifest_record, metrics
 from ..common.claims import claim
-from ..common.seeds import built_entries, median_at, medians
+from ..common.seeds import built_entries, live_curves, median_at, medians
 from ..notebook import pct
 
 Bands = Mapping[str, Mapping[int, tuple[float, float, float]]]   # {label: {length: (median, min, max)}}
@@ -37,9 +37,9 @@ def bands(names_by_label: Mapping[str, Sequence[str]]) -> dict:
 
 
 def live_em(names: Iterable[str], lengths: Iterable[int], n: int) -> dict[str, dict[int, float]]:
-    """``{name: {length: exact match}}`` of the cached checkpoints, measured now on fresh problems."""
-    runs = {name: evaluate_lengths(*load(name), list(lengths), n=n, seed=LIVE_SEED) for name in names}
-    return {name: {k: r.exact_match for k, r in run.items()} for name, run in runs.items()}
+    """``{name: {length: exact match}}`` of the cached checkpoints, measured now on fresh problems (this chapter's
+    live seed; :func:`~lengen_utils.course.common.seeds.live_curves`)."""
+    return live_curves(names, lengths, n, seed=LIVE_SEED)
 
 
 def em_rows(rows: Mapping[str, Mapping[int, float | tuple]], lengths: Iterable[int] | None = None) -> dict:

@@ -12,9 +12,10 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from ...analysis.generalization import median_and_range
 from ...core.config_checks import int_refusal, is_int, type_phrase
 from ...lab import zoo
-from ...core.evaluate import evaluate_lengths
+from ..common.seeds import live_curves
 from ..plots import median_band
 from ..plots.style import legend_below
 from ..widgets.common import _widgets, check_positive, error_html, on_screen, show_figure
@@ -48,12 +49,6 @@ def _plain(e: zoo.ZooEntry) -> bool:
     return ("nb04" in e.tags and e.seeded and t.op == "*" and t.format == "sabbaghi" and m.encoding in ENCODINGS
             and t.frame_width == NB04_FRAME and not t.shift_augment and e.train.weight_decay == 0
             and not m.attention_window and t.curriculum == "none")
-
-
-def _band(curves: Sequence[Mapping[int, float]]) -> dict[int, tuple[float, float, float]]:
-    lengths = sorted(set.intersection(*(set(int(k) for k in c) for c in curves)))
-    return {L: (float(np.median([c[L] for c in curves])), float(min(c[L] for c in curves)),
-                float(max(c[L] for c in curves))) for L in lengths}
 
 
 class MultiplicationExplorer:
@@ -128,7 +123,7 @@ class MultiplicationExplorer:
 
     # -- drawing -------------------------------------------------------------------------------------
     def band(self, key: Key) -> dict[int, tuple[float, float, float]]:
-        return _band([{int(x): float(y) for x, y in self.metrics_fn(n).items()} for n in self.entries[key]])
+        return median_and_range({n: self.metrics_fn(n) for n in self.entries[key]})
 
     def summary(self, key: Key) -> str:
         enc, k, t = key
@@ -233,8 +228,7 @@ class MultiplicationExplorer:
 
 def evaluate_live(name: str, lengths: Sequence[int], n: int) -> dict[int, float]:
     """EM of the cached checkpoint ``name`` at ``lengths`` on ``n`` fresh problems each (seed 2024)."""
-    model, task = zoo.load(name)
-    return {L: r.exact_match for L, r in evaluate_lengths(model, task, list(lengths), n=n, seed=2024).items()}
+    return live_curves([name], lengths, n, seed=2024)[name]
 
 
 __all__ = ["MultiplicationExplorer", "nb04_entries", "evaluate_live", "ENCODINGS"]

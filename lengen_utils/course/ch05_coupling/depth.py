@@ -6,7 +6,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..common.claims import claim
-from ..common.seeds import Curves, built_entries, seed_curves
+from ..common.seeds import Curves, recorded_entries, seed_curves
 from ..notebook import pct
 from ...analysis.generalization import generalizable_length, median_and_range
 
@@ -22,7 +22,7 @@ def layers(n: int) -> str:
 def curves() -> tuple[dict[int, Curves], dict[int, list[str]]]:
     """``({layers: {seed: {length: EM}}}, {layers: entry names})`` of the built seeds (manifest); none: left out."""
     depth = {L: c for L, c in ((L, seed_curves(m)) for L, m in METHODS.items()) if c}
-    return depth, {L: [built_entries(METHODS[L])[s] for s in c] for L, c in depth.items()}
+    return depth, {L: [recorded_entries(METHODS[L])[s] for s in c] for L, c in depth.items()}
 
 
 def rows(depth: Mapping[int, Curves], seconds: Mapping[int, list[float]]) -> dict[str, dict[str, object]]:

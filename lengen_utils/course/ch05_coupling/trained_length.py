@@ -6,12 +6,12 @@ from collections.abc import Mapping
 import matplotlib.pyplot as plt
 
 from ..common.claims import claim
-from ..common.seeds import Curves, built_entries, seed_curves
+from ..common.seeds import Curves, recorded_entries, seed_curves
 from ..notebook import pct
 from ..plots import check_figure, series_styles
 from ..plots.style import REFERENCE_GREY, legend_below
 from ...analysis.generalization import median_and_range
-from ...lab.zoo import entry, entry_for, manifest_record, per_digit, recipe_entries
+from ...lab.zoo import entry, entry_for, entry_record, per_digit, recipe_entries
 from .coupling import MASTERY
 
 #: Cho et al. Figure 3 (paper): generalizable length of plain coupling, 1 layer 4 heads, GPU scale, tests up to 200.
@@ -51,13 +51,13 @@ def digits_length(per_digit: Mapping[int, Mapping[int, float]], threshold: float
 
 def digits_lengths(fig3: Mapping[int, Curves], methods: Mapping[int, str] = OURS) -> dict[int, int]:
     """``{trained length: the worst seed's digits_length}`` (manifest)."""
-    return {k: min(digits_length(per_digit(built_entries(methods[k])[s])) for s in c) for k, c in fig3.items()}
+    return {k: min(digits_length(per_digit(recorded_entries(methods[k])[s])) for s in c) for k, c in fig3.items()}
 
 
 def rows(fig3: Mapping[int, Curves], gen3: Mapping[int, int], digits3: Mapping[int, int],
          methods: Mapping[int, str] = OURS) -> dict[str, dict[str, object]]:
     """The Figure 3 table: median per tested length, generalizable length, digits-right length, seeds, times."""
-    seconds = {k: [manifest_record(built_entries(methods[k])[s])["train_seconds"] for s in c] for k, c in fig3.items()}
+    seconds = {k: [entry_record(recorded_entries(methods[k])[s])["train_seconds"] for s in c] for k, c in fig3.items()}
     return {f"trained 1–{k}": {**{f"{n} dig": v[0] for n, v in median_and_range(c).items()}, "gen. length": gen3[k],
                                "digits right up to": digits3[k], "seeds": len(c),
                                "train time": ", ".join(f"{t:.0f} s" for t in seconds[k])} for k, c in fig3.items()}
@@ -108,7 +108,7 @@ def check_live(live3: Mapping[int, Mapping[int, float]], gen3: Mapping[int, int]
 def failures(fig3: Mapping[int, Curves], gen3: Mapping[int, int], methods: Mapping[int, str] = OURS) -> dict:
     """Seed 0 at the first tested length past the generalizable length: worst digit, final carry, EM (manifest)."""
     first = {k: min((n for n in c[0] if n > gen3[k]), default=None) for k, c in fig3.items()}
-    pd = {k: per_digit(built_entries(methods[k])[0])[n] for k, n in first.items() if n}
+    pd = {k: per_digit(recorded_entries(methods[k])[0])[n] for k, n in first.items() if n}
     return {k: {"length": first[k], "digits below the final carry (worst)": worst_digit(d, first[k]),
                 "final carry": d[first[k]], "exact match": fig3[k][0][first[k]]} for k, d in pd.items()}
 

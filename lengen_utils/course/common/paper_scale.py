@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core.constants import EVAL_SEED
-from ...core.evaluate import evaluate_lengths
 from ..notebook import n_eval, pct
+from .seeds import live_curves
 from ..plots.curves import accuracy_vs_length
 from ...lab.papers import departures_table, to_markdown
-from ...lab.zoo import entry, load, read_manifest, recipe_entries
+from ...lab.zoo import entry, read_manifest, recipe_entries
 
 LIVE_SEED = EVAL_SEED + 2          # live test sets apart from the recorded ones
 
@@ -87,12 +87,7 @@ def evaluate_live(spec: PaperScale, n: int | None = None, progress: bool = False
     """Each built seed evaluated live on the CPU at ``spec.live_lengths`` (``n`` problems per length, default
     ``n_eval(spec.live_n)``): ``{entry: {length: exact match}}``."""
     n = n_eval(spec.live_n) if n is None else n
-    live = {}
-    for name in seeds(spec).values():
-        model, task = load(name)
-        results = evaluate_lengths(model, task, spec.live_lengths, n=n, seed=LIVE_SEED, progress=progress)
-        live[name] = {k: r.exact_match for k, r in results.items()}
-    return live
+    return live_curves(seeds(spec).values(), spec.live_lengths, n, seed=LIVE_SEED, progress=progress)
 
 
 def live_figure(spec: PaperScale, n: int | None = None) -> dict[str, dict[int, float]]:

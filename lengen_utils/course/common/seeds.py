@@ -2,12 +2,15 @@
 ``nb05-len10`` (:func:`lengen_utils.lab.zoo.recipe_entries`); a seed that is not built yet is left out."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
 import numpy as np
 
-from ...lab.zoo import metrics, per_digit, recipe_entries
+from ...analysis.generalization import median_and_range
+from ...core.constants import EVAL_SEED
+from ...core.evaluate import evaluate_lengths
+from ...lab.zoo import load, metrics, per_digit, recipe_entries
 
 T = TypeVar("T")
 
@@ -20,14 +23,43 @@ def built_entries(method: str) -> dict[int, str]:
     return recipe_entries(method, built_only=True)
 
 
+def recorded_entries(method: str) -> dict[int, str]:
+    """``{seed: entry name}`` of the seeds of ``method`` whose measurements are recorded: built, or retired from
+    ``assets/`` with their records kept (``retired.json``). Read their records; load only :func:`built_entries`."""
+    return recipe_entries(method, recorded_only=True)
+
+
 def seed_curves(method: str) -> Curves:
-    """``{seed: {length: EM}}`` of the built seeds of ``method``, read from the manifest (nothing is loaded)."""
-    return {seed: metrics(name) for seed, name in built_entries(method).items()}
+    """``{seed: {length: EM}}`` of the recorded seeds of ``method``, read from their records (nothing is loaded)."""
+    return {seed: metrics(name) for seed, name in recorded_entries(method).items()}
 
 
 def seed_per_digit(method: str) -> dict[int, dict[int, dict[int, float]]]:
-    """``{seed: {length: {significance: accuracy}}}`` of the built seeds of ``method`` (manifest)."""
-    return {seed: per_digit(name) for seed, name in built_entries(method).items()}
+    """``{seed: {length: {significance: accuracy}}}`` of the recorded seeds of ``method`` (their records)."""
+    return {seed: per_digit(name) for seed, name in recorded_entries(method).items()}
+
+
+def live_curves(names: Iterable[str], lengths: Iterable[int], n: int, seed: int = EVAL_SEED,
+                progress: bool = False) -> dict[str, dict[int, float]]:
+    """``{entry: {length: exact match}}`` of cached checkpoints, measured now on ``n`` problems per length drawn with
+    ``seed`` (pick one apart from the recorded sets' for fresh problems): the course's one live measurement of seeds."""
+    lengths = list(lengths)
+    return {name: {k: r.exact_match for k, r in evaluate_lengths(*load(name), lengths, n=n, seed=seed,
+                                                                 progress=progress).items()} for name in names}
+
+
+def live_seed_curves(method: str, lengths: Iterable[int], n: int, seed: int = EVAL_SEED) -> Curves:
+    """``{seed: {length: EM}}`` of the built seeds of ``method``, measured now (:func:`live_curves`)."""
+    seeds = built_entries(method)
+    live = live_curves(seeds.values(), lengths, n, seed)
+    return {s: live[name] for s, name in seeds.items()}
+
+
+def live_band(method: str, lengths: Iterable[int], n: int,
+              seed: int = EVAL_SEED) -> dict[int, tuple[float, float, float]]:
+    """Seeds -> live accuracy -> median [range]: ``{length: (median, min, max)}`` over the built seeds of
+    ``method``, measured now (:func:`live_seed_curves`, then :func:`~lengen_utils.analysis.generalization.median_and_range`)."""
+    return median_and_range(live_seed_curves(method, lengths, n, seed))
 
 
 def of_recipe(by_name: Mapping[str, T], method: str) -> list[T]:
@@ -54,4 +86,5 @@ def best_run(live: Mapping[str, Mapping[int, float]], length: int) -> tuple[floa
     return max((em[length], name) for name, em in live.items())
 
 
-__all__ = ["Curves", "best_run", "built_entries", "median_at", "medians", "of_recipe", "seed_curves", "seed_per_digit"]
+__all__ = ["Curves", "best_run", "built_entries", "live_band", "live_curves", "live_seed_curves", "median_at", "medians",
+           "of_recipe", "recorded_entries", "seed_curves", "seed_per_digit"]

@@ -25,8 +25,8 @@ from typing import Callable, Sequence
 
 from ...analysis.generalization import generalizable_length
 from ..papers import COMPARED, COMPARED_PATHS, NOT_SETUP_FIELDS, PAPER_SETUPS, departures, reference_additions
-from ..zoo import catalog, get_recipe, read_manifest
-from ..zoo.records import read_records
+from ..zoo import catalog, get_recipe
+from ..zoo.records import read_measured
 
 SABBAGHI, CHO, THESIS = "Sabbaghi et al. 2024", "Cho et al. 2024", "the thesis's survey"
 #: the N x M paper of notebook 09 (arXiv 2410.15787), beyond the course's three documents
@@ -155,7 +155,7 @@ class Verdict:
 # == reading the records ============================================================================================
 @lru_cache(maxsize=1)
 def _records() -> dict[str, dict]:
-    return {**read_records(), **read_manifest()}
+    return read_measured()
 
 
 def runs(recipe_id: str, checkpoint: str = "recorded") -> dict[int, tuple[dict[int, float], int]]:

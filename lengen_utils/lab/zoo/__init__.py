@@ -15,7 +15,8 @@ catalog (:mod:`.catalog`) lists them all, the flagship models of ``bench`` inclu
 and torch versions, the measured metrics, the training time and the file's sha256; it replaces the
 asset and the manifest together or not at all. New builds are stored in float16 (``"storage": "float16"``)
 and measured after rounding, so the metrics are those of the stored weights. ``load(NAME)`` refuses a missing or altered file and
-says which command rebuilds it; ``metrics(NAME)`` reads ``{length: exact match}`` from the manifest.
+says which command rebuilds it; ``metrics(NAME)`` reads ``{length: exact match}`` from its record
+(``entry_record``: the manifest's, or ``retired.json``'s once ``zoo retire NAME`` deleted the weights).
 
 Environment: ``LENGEN_ASSETS=/some/folder`` makes the zoo read and write that folder (its
 ``manifest.json`` and ``zoo/*.safetensors``) instead of the repository's ``assets/``; use it to
@@ -39,12 +40,12 @@ from .flagship import ape_recipe, coupled_recipe, flagship_recipe
 from .manifest import ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path, read_manifest
 from .recipe import Recipe, with_overrides
 from .registry import RECIPES, entry_for, get_recipe, recipe_entries, register_recipe
-from .store import commit, manifest_record, metrics, per_digit, record_in_manifest
+from .store import commit, entry_record, manifest_record, metrics, per_digit, record_in_manifest
 
 __all__ = [
     "ALIASES", "ASSETS", "ENTRIES", "MANIFEST", "RECIPES", "REPO_ROOT", "Recipe", "ZooEntry", "ZooError",
     "ape_recipe", "assets_dir", "build", "catalog", "check_buildable", "checkpoint_path", "commit",
-    "coupled_recipe", "entry", "entry_for", "flagship_recipe", "get_recipe", "load", "main", "manifest_record",
+    "coupled_recipe", "entry", "entry_for", "entry_record", "flagship_recipe", "get_recipe", "load", "main", "manifest_record",
     "measure", "metrics", "per_digit", "read_manifest", "recipe_entries", "record_in_manifest", "register",
     "register_recipe", "resolve", "train_entry", "variant_id", "verify", "with_overrides",
 ]

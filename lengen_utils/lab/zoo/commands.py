@@ -22,10 +22,10 @@ from .catalog import catalog, entry
 from .entry import ZooError
 from .manifest import assets_dir, file_matches, read_manifest
 from .migrate import half_entry, migrate_entry, outdated, rename_ids
-from .records import retire
+from .records import read_retired, retire
 from .registry import unknown_entries_message
 from .report import markdown_table, update_readme
-from .store import manifest_record, recover
+from .store import entry_record, manifest_record, recover
 
 PROG = "python -m lengen_utils.lab.zoo"
 
@@ -133,7 +133,7 @@ def _preflight(args) -> list[str]:
             raise UsageError("name entries to tabulate, or give --readme FILE")
         names = _known(list(args.names))
         for name in names:
-            manifest_record(name)
+            entry_record(name)
         return names
     if args.cmd == "import":
         return _known(list(args.names))
@@ -173,11 +173,11 @@ def _verify(names: list[str], args) -> None:
 
 
 def _list() -> None:
-    manifest = read_manifest()
+    manifest, retired = read_manifest(), read_retired()
     for name, e in sorted(catalog().items()):
         rec = manifest.get(name)
         if rec is None:
-            state = "not built"
+            state = "retired" if name in retired else "not built"
         elif rec.get("train_seconds") is None:
             state = "built"
         else:

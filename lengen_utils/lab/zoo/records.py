@@ -66,8 +66,15 @@ def import_record_status(name: str, record: dict, source: Path, assets: Path | N
 
 
 __all__ = ["RECORDS", "RECORD_ONLY_TAG", "RETIRED", "change_summary", "import_record", "import_record_status",
-           "read_records", "read_retired",
+           "read_measured", "read_records", "read_retired",
            "recorded", "records_path", "retire"]
+
+
+def read_measured(assets: Path | None = None) -> dict:
+    """``{name: record}`` of every entry whose measurements are recorded: built (the manifest), retired from
+    ``assets/`` (``retired.json``) or measured on a GPU without weights (``records.json``). For tables and claims,
+    which read what was measured; loading needs the manifest."""
+    return {**read_retired(assets), **read_records(assets), **read_manifest(assets)}
 
 
 def read_retired(assets: Path | None = None) -> dict:

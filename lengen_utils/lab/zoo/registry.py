@@ -15,7 +15,7 @@ from pathlib import Path
 from ...core.config_checks import require_int
 from .aliases import ALIASES, RENAMED, RENAMED_ENTRIES, resolve, resolve_recipe
 from .entry import MAX_ID_LENGTH, ZooEntry, ZooError, entry_name
-from .manifest import read_manifest
+from .manifest import RETIRED, read_manifest, read_unstored
 from .recipe import Recipe
 
 ENTRIES: dict[str, ZooEntry] = {}
@@ -114,17 +114,19 @@ def entry(name: str) -> ZooEntry:
     return ENTRIES[name]
 
 
-def recipe_entries(recipe: str, built_only: bool = False, assets: Path | None = None) -> dict[int, str]:
+def recipe_entries(recipe: str, built_only: bool = False, assets: Path | None = None, *,
+                   recorded_only: bool = False) -> dict[int, str]:
     """``{seed: entry name}`` of the catalog's entries of ``recipe``, by increasing seed (``{}`` for an unknown
-    recipe). ``built_only`` keeps the entries recorded in the manifest (of ``assets``, default the zoo's). An
+    recipe). ``built_only`` keeps the entries whose weights are stored (in the manifest of ``assets``, default the
+    zoo's); ``recorded_only`` keeps those whose measurements are recorded, stored or retired (``retired.json``). An
     alias stands for its entry's recipe (``flagship-coupled`` -> the seeds of ``nb05-sink``)."""
     recipe = resolve_recipe(recipe)
     if recipe in ALIASES and resolve(recipe) in ENTRIES:
         recipe = ENTRIES[resolve(recipe)].recipe
     found = {e.seed: name for name, e in ENTRIES.items() if e.recipe == recipe}
-    if built_only and found:
-        built = read_manifest(assets)
-        found = {seed: name for seed, name in found.items() if name in built}
+    if (built_only or recorded_only) and found:
+        kept = set(read_manifest(assets)) | (set() if built_only else set(read_unstored(RETIRED, assets)))
+        found = {seed: name for seed, name in found.items() if name in kept}
     return dict(sorted(found.items()))
 
 

@@ -270,15 +270,27 @@ def manifest_record(name: str, assets: Path | None = None) -> dict:
     return manifest[name]
 
 
+def entry_record(name: str, assets: Path | None = None) -> dict:
+    """The record of ``name``'s measurements: its manifest record, or, once its weights were retired (``zoo
+    retire``), its record in ``retired.json`` (``"stored": false``). What is measured stays readable whether or not
+    the file is in ``assets/``; :func:`manifest_record` is for the stored file itself. Neither: :class:`ZooError`."""
+    name = resolve(name)
+    settle(assets)
+    record = read_manifest(assets).get(name) or read_unstored(RETIRED, assets).get(name)
+    if record is None:
+        raise ZooError(why_not_built(name, assets))
+    return record
+
+
 def metrics(name: str, assets: Path | None = None) -> dict[int, float]:
     """Exact match by operand length, ``{length: EM}``, as measured when the entry was trained
-    (read from the manifest: no model is loaded)."""
-    return {int(k): float(v) for k, v in manifest_record(name, assets)["metrics"]["em"].items()}
+    (read from its record, :func:`entry_record`: no model is loaded, and a retired entry's stays readable)."""
+    return {int(k): float(v) for k, v in entry_record(name, assets)["metrics"]["em"].items()}
 
 
 def per_digit(name: str, assets: Path | None = None) -> dict[int, dict[int, float]]:
     """Accuracy per output digit, ``{length: {significance: accuracy}}``, as measured at training time."""
-    record = manifest_record(name, assets)
+    record = entry_record(name, assets)
     per = record["metrics"].get("per_digit")
     if not isinstance(per, dict):
         raise ZooError(f"the record of {name!r} has no per-digit accuracies; rebuild it with "

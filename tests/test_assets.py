@@ -40,10 +40,17 @@ def test_asset_matches_its_manifest_record(name):
 # and to 88 MiB when notebook 03's five encodings at equal budget did the same (ten more files of 0.16 MB), and to 89
 # MiB for notebook 09's ladder (the lookup window's three seeds and the visible-keys rung, 0.23 MB each; issue 52 is
 # where the store shrinks: retire what no notebook, test or README loads), and to 90 MiB for notebook 09's two rungs
-# of Cho et al.'s own format (the paper's IDs and the end-marked IDs, 0.24 MB each). Retiring needs the readers of
-# metrics to fall back to retired.json first: most search runs are read for their records, a few loaded live.
-ASSETS_LIMIT_MB = 90
-GPU_ASSETS_LIMIT_MB = 84
+# of Cho et al.'s own format (the paper's IDs and the end-marked IDs, 0.24 MB each).
+# Issue 52 (2026-11-29): the readers of measurements fall back to retired.json (zoo.entry_record, read_measured), and
+# the 135 checkpoints that no notebook, test or widget loads were retired (`zoo retire`, traced by running every
+# notebook and test with load() logged): extra seeds whose records feed medians, search rows read for their records.
+# The course part fell from 90 to 62 MiB; every file left is loaded by a notebook, a test or a widget's live button.
+ASSETS_LIMIT_MB = 64
+GPU_ASSETS_LIMIT_MB = 76
+#: the whole folder, as a clone downloads it. Issue 52 asked for <= 128 MiB: not met (136.6 MiB), because the paper-
+#: scale models (74.5 MiB) are loaded live by notebooks 03b, 04b, 05b and tests/test_gpu_entries.py; retiring them
+#: would change those notebooks' outputs
+TOTAL_LIMIT_MB = 138
 
 
 def _sizes() -> tuple[int, int]:
@@ -55,6 +62,10 @@ def _sizes() -> tuple[int, int]:
 
 def test_assets_stay_small():
     course, gpu = _sizes()
+    print(f"\nassets/: course {course / 2**20:.1f} MiB (limit {ASSETS_LIMIT_MB}), paper-scale {gpu / 2**20:.1f} MiB "
+          f"(limit {GPU_ASSETS_LIMIT_MB}), total {(course + gpu) / 2**20:.1f} MiB (limit {TOTAL_LIMIT_MB})")
+    assert course + gpu < TOTAL_LIMIT_MB * 2**20, \
+        f"assets/ holds {(course + gpu) / 2**20:.1f} MB; keep it under {TOTAL_LIMIT_MB} MB (`zoo retire` what nothing loads)"
     assert course < ASSETS_LIMIT_MB * 2**20, \
         f"assets/ holds {course / 2**20:.1f} MB for the course; keep it under {ASSETS_LIMIT_MB} MB"
     assert gpu < GPU_ASSETS_LIMIT_MB * 2**20, \
@@ -65,3 +76,17 @@ def test_assets_stay_small():
 def test_ci_entry_retrains_to_its_recorded_metrics():
     report = zoo.verify(CI_VERIFY_ENTRY, tolerance=0.05, retrain=True)
     assert report["retrained"], report
+
+
+def test_every_retired_entry_is_a_catalog_entry_with_its_measurements():
+    """A retired entry's weights are gone, not its result: the catalog still has its recipe (``zoo train NAME``
+    rebuilds it) and its measurements read as a stored entry's do."""
+    from lengen_utils.lab.zoo.records import read_retired
+    retired = read_retired()
+    current = [name for name in retired if name in zoo.catalog()]
+    assert len(current) >= 135, len(current)
+    for name in current:
+        assert name not in zoo.read_manifest()
+        assert not (ASSETS / "zoo" / f"{name}.safetensors").exists()
+        assert zoo.metrics(name) == {int(k): v for k, v in retired[name]["metrics"]["em"].items()}
+

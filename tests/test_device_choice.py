@@ -108,7 +108,7 @@ def test_retrain_entry_trains_on_the_picked_device(gpu_runtime, monkeypatch):
 
 
 def test_expected_time_on_a_gpu_is_not_guessed_from_cpu_threads(gpu_runtime, monkeypatch):
-    monkeypatch.setattr(LE.zoo, "manifest_record", lambda name: {"train_seconds": 60.0, "threads": 2, "device": "cpu"})
+    monkeypatch.setattr(LE.zoo, "entry_record", lambda name: {"train_seconds": 60.0, "threads": 2, "device": "cpu"})
     note = LE.expected_note("x")
     assert note.startswith("no estimate for cuda") and "60 s on cpu with 2 thread(s)" in note
     assert LE.expected_note("x", device="cpu").startswith("expected about")

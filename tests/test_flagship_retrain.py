@@ -10,7 +10,7 @@ RECORD = {"train_seconds": 31.0, "threads": 1, "device": "cpu"}
 
 @pytest.fixture
 def recorded(monkeypatch):
-    monkeypatch.setattr(FR.zoo, "manifest_record", lambda name: RECORD)
+    monkeypatch.setattr(FR.zoo, "entry_record", lambda name: RECORD)
 
 
 CACHED = {"flagship-minute-s0": {10: 1.0, 1000: 1.0}, "flagship-minute-s3": {10: 1.0, 1000: 0.5}}

@@ -147,7 +147,7 @@ def test_the_leaderboard_shows_selected_and_final_rows(tmp_path, monkeypatch):
     manifest = {name: {"command": "c", "file": f"zoo/{name}.safetensors", "sha256": "0" * 64, "task": {},
                        "model": {}, "metrics": {"em": em},
                        "selection": {"final_metrics": {"em": {"5": 1.0, "10": 0.25}}}} for name in names.values()}
-    monkeypatch.setattr(lb, "read_manifest", lambda assets=None: manifest)
+    monkeypatch.setattr(lb, "read_measured", lambda assets=None: manifest)
     board = lb.leaderboard("sabbaghi-a2")
     sel, fin = board["methods"]["a2-select"], board["methods"]["a2-select" + " (final)"]
     assert sel["checkpoint"] == "selected" and fin["checkpoint"] == "final"

@@ -111,7 +111,7 @@ def test_retrain_progress_shows_elapsed_and_remaining_time():
 def test_expected_time_scales_the_recorded_time(monkeypatch):
     from lengen_utils.course.widgets import length_explorer as LE
 
-    monkeypatch.setattr(LE.zoo, "manifest_record", lambda name: {"train_seconds": 60.0, "threads": 2})
+    monkeypatch.setattr(LE.zoo, "entry_record", lambda name: {"train_seconds": 60.0, "threads": 2})
     monkeypatch.setattr(LE, "_load_factor", lambda: (0.0, 4))
     assert LE.expected_seconds("x", threads=2) == pytest.approx(66.0)      # + 10% for the evaluation
     assert LE.expected_seconds("x", threads=1) == pytest.approx(132.0)     # half the threads it was timed on

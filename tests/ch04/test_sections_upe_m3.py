@@ -54,7 +54,7 @@ def test_check_mastery_holds_and_fails():
 def test_search_table_reads_the_manifest(monkeypatch):
     name = upe_m3.SEARCH["+ curriculum, 8 layers"]
     monkeypatch.setattr(upe_m3, "read_manifest", lambda: {name: {}})
-    monkeypatch.setattr(upe_m3, "manifest_record", lambda n: {"train_seconds": 1800.0})
+    monkeypatch.setattr(upe_m3, "entry_record", lambda n: {"train_seconds": 1800.0})
     monkeypatch.setattr(upe_m3, "metrics", lambda n: {1: 1.0, 2: 0.5, 3: 0.25, 5: 0.125})
     rows = upe_m3.search_table()
     assert rows == {"+ curriculum, 8 layers": {"layers x d_model": "8 x 128", "steps x batch": "9,000 x 64",

@@ -28,11 +28,13 @@ def band(values) -> dict[int, tuple[float, float, float]]:
 
 # -- seeds and section 1 -----------------------------------------------------------------------------
 
-def test_built_entries_read_recipe_seeds_and_skip_other_methods():
-    entries = seeds.built_entries("nb05-plain")
+def test_recorded_entries_read_recipe_seeds_and_skip_other_methods():
+    entries = seeds.recorded_entries("nb05-plain")
     assert entries == {0: "nb05-plain-s0", 1: "nb05-plain-s1", 2: "nb05-plain-s2"}   # not nb05-plain-2l-s*
     assert set(seeds.seed_curves("nb05-plain")) == {0, 1, 2}
-    assert seeds.built_entries("no-such-method") == {}
+    built = seeds.built_entries("nb05-plain")              # the seeds whose weights are stored (the others: retired)
+    assert built and set(built.items()) <= set(entries.items())
+    assert seeds.built_entries("no-such-method") == {} == seeds.recorded_entries("no-such-method")
 
 
 def test_check_ids_passes_on_coupled_ids_and_names_the_operator_slot():

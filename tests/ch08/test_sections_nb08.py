@@ -63,8 +63,8 @@ def planted_manifest(monkeypatch):
             raise ZooError(f"{name!r} is not built")
         return RECORDS[name]
     monkeypatch.setattr(agenda, "metrics", lambda name: {N: RECORDED.get(name, 0.99)})
-    monkeypatch.setattr(agenda, "manifest_record", record)
-    monkeypatch.setattr(looping, "manifest_record", record)
+    monkeypatch.setattr(agenda, "entry_record", record)
+    monkeypatch.setattr(looping, "entry_record", record)
 
 
 def plant_curves(method: str, ems_per_seed, steps=(250, 500, 750)) -> None:

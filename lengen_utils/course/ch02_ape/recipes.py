@@ -51,6 +51,7 @@ APE = RecipeTable(
             "description": ("APE encoder (learned absolute positions), Sabbaghi format l=20, trained on "
                             "1..5-digit sums with zero-shift augmentation (Sabbaghi A3)")},
     },
+    axes={"trained_length": "task.max_digits", "shift_augment": "task.shift_augment"},
 )
 
 

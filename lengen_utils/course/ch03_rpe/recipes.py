@@ -52,6 +52,8 @@ ENCODINGS = RecipeTable(
             "description": ("RPE encoder, Sabbaghi format l=22, trained on 1..5-digit sums shifted by "
                             "zeros to at most l-1 digits (A3) (notebook 03)")},
     },
+    axes={"encoding": "model.encoding", "trained_length": "task.max_digits",
+          "shift_augment": "task.shift_augment"},
 )
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ...analysis.generalization import median_and_range
+from ...lab.zoo import live_seed_curves
 from ..common.claims import claim
 from ..common.paper_scale import PaperScale
-from ..common.seeds import live_seed_curves, medians, seed_curves
+from ..common.seeds import medians, seed_curves
 from ..notebook import pct
 
 Curve = Mapping[int, float]

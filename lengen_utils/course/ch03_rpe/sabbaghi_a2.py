@@ -9,7 +9,7 @@ from ...analysis.rpe_decline import (CascadeSplit, digit_accuracy_by_significanc
 from ..common.claims import claim
 from ...core.constants import EVAL_SEED
 from ...lab.leaderboard import leaderboard_rows
-from ...lab.zoo import entry, entry_for, load, manifest_record, recipe_entries
+from ...lab.zoo import entry, entry_for, entry_record, load, recipe_entries
 from .recipes import A2_LADDER
 from ...lab.zoo.records import read_records
 from ..notebook import n_eval, pct
@@ -48,7 +48,7 @@ def paper_rows(lengths: tuple[int, ...] = PAPER_LENGTHS) -> dict[str, dict[str, 
     for rec in paper_records().values():
         rows |= checkpoint_rows(rec, f"paper's recipe, seed {rec['seed']}", lengths)
     for seed, name in built_entries(OUR_GPU_RECIPE).items():
-        rows |= checkpoint_rows(manifest_record(name), f"our GPU recipe (d 256), seed {seed}, final", lengths)
+        rows |= checkpoint_rows(entry_record(name), f"our GPU recipe (d 256), seed {seed}, final", lengths)
     return rows
 
 

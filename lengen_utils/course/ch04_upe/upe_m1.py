@@ -13,9 +13,9 @@ from ...core.evaluate import evaluate_length, predict
 from ...core.model import Transformer
 from ...core.tasks import Task
 from ...lab.leaderboard import leaderboard, leaderboard_rows
-from ...lab.zoo import entry, manifest_record, metrics
+from ...lab.zoo import entry, entry_record, live_curves, metrics
 from ..common.claims import claim
-from ..common.seeds import built_entries, live_curves, median_at, medians
+from ..common.seeds import built_entries, median_at, medians
 from ..notebook import pct
 
 Bands = Mapping[str, Mapping[int, tuple[float, float, float]]]   # {label: {length: (median, min, max)}}
@@ -38,7 +38,7 @@ def bands(names_by_label: Mapping[str, Sequence[str]]) -> dict:
 
 def live_em(names: Iterable[str], lengths: Iterable[int], n: int) -> dict[str, dict[int, float]]:
     """``{name: {length: exact match}}`` of the cached checkpoints, measured now on fresh problems (this chapter's
-    live seed; :func:`~lengen_utils.course.common.seeds.live_curves`)."""
+    live seed; :func:`~lengen_utils.lab.zoo.live_curves`)."""
     return live_curves(names, lengths, n, seed=LIVE_SEED)
 
 
@@ -50,7 +50,7 @@ def em_rows(rows: Mapping[str, Mapping[int, float | tuple]], lengths: Iterable[i
 
 def recipe(names: Sequence[str]) -> dict[str, str]:
     """The seeds of one recipe as a table row: model, data, budget, training time (min-max) and test size."""
-    e, recs = entry(names[0]), [manifest_record(n) for n in names]
+    e, recs = entry(names[0]), [entry_record(n) for n in names]
     t = [r["train_seconds"] / 60 for r in recs]
     return {"model": f"encoder, {e.model.n_layers} layers, {e.model.n_heads} heads, d {e.model.d_model}",
             "parameters": f"{recs[0]['n_parameters']:,}", "frame l": str(e.task.frame_width),

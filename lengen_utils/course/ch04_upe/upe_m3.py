@@ -14,7 +14,7 @@ from ...core.constants import EVAL_SEED
 from ...core.evaluate import evaluate_lengths
 from ...core.evaluate.columns import ColumnScore
 from ...lab.leaderboard import leaderboard
-from ...lab.zoo import entry, entry_for, load, manifest_record, metrics, read_manifest, recipe_entries
+from ...lab.zoo import entry, entry_for, entry_record, load, metrics, read_manifest, recipe_entries
 from ...lab.zoo.records import read_records
 from ..common.claims import claim
 from ..common.paper_scale import PaperScale, seeds as paper_seeds
@@ -63,7 +63,7 @@ def search_table(lengths: tuple[int, ...] = (1, 2, 3, TRAINED)) -> dict[str, dic
         e, em = entry(name), metrics(name)
         rows[label] = {"layers x d_model": f"{e.model.n_layers} x {e.model.d_model}",
                        "steps x batch": f"{e.train.steps:,} x {e.train.batch_size}",
-                       "train min": f"{manifest_record(name)['train_seconds'] / 60:.0f}",
+                       "train min": f"{entry_record(name)['train_seconds'] / 60:.0f}",
                        **{f"{n} dig": em[n] for n in lengths}}
     return rows
 
@@ -184,7 +184,7 @@ def curve_rows() -> dict[str, dict[str, float]]:
     """Seed 0's learning curve without read-outs and with both: EM at half the steps, near and at the end."""
     rows = {}
     for recipe in ("nb04-upe-m3-long-cur", BEST):
-        label, c = PARTS[recipe], manifest_record(seeds(recipe)[0])["learning_curve"]
+        label, c = PARTS[recipe], entry_record(seeds(recipe)[0])["learning_curve"]
         em = c["em"]
         rows[f"{label}, seed 0 ({c['steps'][-1]:,} steps)"] = {
             "half the steps": em[len(em) // 2 - 1], "two points before the end": em[-3], "at the end": em[-1]}

@@ -15,7 +15,6 @@ import numpy as np
 from ...analysis.generalization import median_and_range
 from ...core.config_checks import int_refusal, is_int, type_phrase
 from ...lab import zoo
-from ..common.seeds import live_curves
 from ..plots import median_band
 from ..plots.style import legend_below
 from ..widgets.common import _widgets, check_positive, error_html, on_screen, show_figure
@@ -228,7 +227,7 @@ class MultiplicationExplorer:
 
 def evaluate_live(name: str, lengths: Sequence[int], n: int) -> dict[int, float]:
     """EM of the cached checkpoint ``name`` at ``lengths`` on ``n`` fresh problems each (seed 2024)."""
-    return live_curves([name], lengths, n, seed=2024)[name]
+    return zoo.live_curves([name], lengths, n, seed=2024)[name]
 
 
 __all__ = ["MultiplicationExplorer", "nb04_entries", "evaluate_live", "ENCODINGS"]

@@ -6,11 +6,13 @@ import math
 from ..common.claims import claim
 from ..notebook import pct
 from ...lab.flagship_time import SHORT_UP_TO, TARGET_MEDIAN_1000, TARGET_SHORT, TARGET_WORST_500
-from ...lab.zoo import entry, entry_for, read_manifest
+from ...lab.zoo import entry, entry_for
+from ...lab.zoo.records import read_measured
 from .coupling import MASTERY
+from .recipes import REACH
 
 OURS, MINUTE = "flagship-reach", "flagship-minute"   # the one-minute recipe: the same decoder trained for time
-PACKS = {4: "nb05-reach-pack4", 8: "nb05-reach-pack8", 16: "nb05-reach-pack16"}
+PACKS = REACH.along("pack")                  # problems per sequence -> recipe
 
 
 def right_key_weight(margin: float, n: int, length_scale: float | None = None) -> float:
@@ -100,7 +102,7 @@ def median_and_worst_rows(board: dict, method: str, label: str,
     """Two table rows for ``method`` of a leaderboard: the median over its seeds and, beside it, its worst seed
     (the seed with the lowest exact match at any tested length; the longest such length among ties), from the
     manifest. Zhou et al. 2024: a median can hide the seed a learner draws."""
-    manifest = read_manifest() if manifest is None else manifest
+    manifest = read_measured() if manifest is None else manifest
     m = board["methods"][method]
     curves = {name: {int(n): v for n, v in manifest[name]["metrics"]["em"].items()} for name in m["entries"]}
     seed_of = dict(zip(m["entries"], m["seeds"]))

@@ -104,6 +104,7 @@ TRAINED_LENGTH = RecipeTable(
             "description": ("position coupling + relative bias + packing (our variant), 1-15 digit sums, "
                             "IDs up to 128, seed {seed} (notebook 05, Cho Figure 3)")},
     },
+    axes={"trained_length": "task.max_digits"},
 )
 
 
@@ -128,6 +129,7 @@ SINK = RecipeTable(
                             " 1-15 digit sums, IDs up to 128, seed {seed} (notebook 05, Cho Figure 3 with "
                             "the sink)"), "tags": ("nb05-sink-trained",)},
     },
+    axes={"trained_length": "task.max_digits"},
 )
 
 
@@ -147,6 +149,7 @@ REACH = RecipeTable(
             "description": ("flagship without its table: coupled relative bias + sink + packing (16 per "
                             "sequence), no scalable softmax, 1-10 digit sums, tested to 1000 digits")},
     },
+    axes={"pack": "task.pack"},
 )
 
 
@@ -213,6 +216,7 @@ MUL = RecipeTable(
                             "per sequence; 2 layer(s), 8 heads, 8,000 steps; multiplicand 1-10 digits, "
                             "seed {seed} (notebook 05)")},
     },
+    axes={"layers": "model.n_layers"},
 )
 
 

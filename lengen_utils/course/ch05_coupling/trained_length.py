@@ -13,11 +13,12 @@ from ..plots.style import REFERENCE_GREY, legend_below
 from ...analysis.generalization import median_and_range
 from ...lab.zoo import entry, entry_for, entry_record, per_digit, recipe_entries
 from .coupling import MASTERY
+from .recipes import SINK as SINK_TABLE, TRAINED_LENGTH
 
 #: Cho et al. Figure 3 (paper): generalizable length of plain coupling, 1 layer 4 heads, GPU scale, tests up to 200.
 PAPER_FIG3 = {10: 70, 20: 135, 30: 200, 40: 200}
-OURS = {5: "nb05-len5", 10: "nb05-len10", 15: "nb05-len15"}            # trained length -> method
-SINK = {5: "nb05-sink-len5", 10: "nb05-sink", 15: "nb05-sink-len15"}   # the same with the sink (1–10: five seeds)
+OURS = TRAINED_LENGTH.along("trained_length")              # trained length -> method
+SINK = SINK_TABLE.along("trained_length")                  # the same with the sink (1–10: five seeds)
 LABELS = {"nb05-len10": "our variant, IDs up to 128", "nb05-sink": "+ sink for the final carry"}
 #: the raised flagship's targets: median at 70 digits, worst seed at 40
 TARGET_MEDIAN_70, TARGET_WORST_40 = 0.95, 0.9

@@ -17,6 +17,7 @@ from ..common.baselines import BASELINE_LABELS
 from ...analysis.generalization import generalizable_length, median_and_range
 from ..plots import median_band
 from ..widgets.common import _tip, _widgets, error_html, on_screen, show_figure
+from .recipes import SINK, TRAINED_LENGTH
 
 Choices = Mapping[tuple[int, str], Sequence[str]]
 
@@ -24,8 +25,8 @@ Choices = Mapping[tuple[int, str], Sequence[str]]
 PAPER_GENERALIZABLE = {10: 70, 20: 135, 30: 200, 40: 200}
 
 #: ``{trained length: recipe}`` of notebook 05's Figure 3 rows, without and with the sink
-_TRAINED_LENGTH = {5: "nb05-len5", 10: "nb05-len10", 15: "nb05-len15"}
-_SINK = {5: "nb05-sink-len5", 10: "nb05-sink", 15: "nb05-sink-len15"}
+_TRAINED_LENGTH = TRAINED_LENGTH.along("trained_length")
+_SINK = SINK.along("trained_length")
 
 
 def default_choices() -> dict[tuple[int, str], list[str]]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from ...core.evaluate import LengthResult, evaluate_lengths
 from ...lab.leaderboard import budget, budget_text, leaderboard
-from ...lab.zoo import entry_for, get_recipe, load, manifest_record, metrics, recipe_entries
+from ...lab.zoo import entry_for, entry_record, get_recipe, load, metrics, recipe_entries
 from ..common.baselines import LABELS as NB05_LABELS
 from ..common.claims import claim
 from ..notebook import pct
@@ -109,7 +109,7 @@ def learning_curves(method: str) -> dict[int, dict[int, float]]:
     out = {}
     for seed in NB08_SEEDS:
         e = entry_for(method, seed)
-        curve = manifest_record(e.name).get("learning_curve")
+        curve = entry_record(e.name).get("learning_curve")
         if curve is None:
             raise ValueError(f"{e.name} has no learning curve in the manifest; rebuild it with "
                              f"`python -m lengen_utils.lab.zoo train {e.name}`")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import statistics
 
-from ...lab.zoo import entry_for, manifest_record, per_digit
+from ...lab.zoo import entry_for, entry_record, per_digit
 from ..common.claims import claim
 from ..notebook import pct
 from . import agenda
@@ -26,7 +26,7 @@ def passes(method: str, digits: int) -> int:
 
 def loop_table(board: dict, far: int = 15) -> dict[str, dict[str, int]]:
     """Per model: its parameters (seed 0, recorded) and its block passes at 5 and at ``far`` digits."""
-    return {label: {"parameters": f'{manifest_record(entry_for(m, 0).name)["n_parameters"]:,}',
+    return {label: {"parameters": f'{entry_record(entry_for(m, 0).name)["n_parameters"]:,}',
                     f"passes, {TRAINED_DIGITS} dig": passes(m, TRAINED_DIGITS), f"passes, {far} dig": passes(m, far)}
             for m, label in METHODS.items() if m in board["methods"]}
 

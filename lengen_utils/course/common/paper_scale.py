@@ -14,10 +14,9 @@ from dataclasses import dataclass
 
 from ...core.constants import EVAL_SEED
 from ..notebook import n_eval, pct
-from .seeds import live_curves
 from ..plots.curves import accuracy_vs_length
 from ...lab.papers import departures_table, to_markdown
-from ...lab.zoo import entry, read_manifest, recipe_entries
+from ...lab.zoo import entry, live_curves, read_manifest, recipe_entries
 
 LIVE_SEED = EVAL_SEED + 2          # live test sets apart from the recorded ones
 

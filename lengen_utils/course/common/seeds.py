@@ -2,15 +2,12 @@
 ``nb05-len10`` (:func:`lengen_utils.lab.zoo.recipe_entries`); a seed that is not built yet is left out."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import TypeVar
 
 import numpy as np
 
-from ...analysis.generalization import median_and_range
-from ...core.constants import EVAL_SEED
-from ...core.evaluate import evaluate_lengths
-from ...lab.zoo import load, metrics, per_digit, recipe_entries
+from ...lab.zoo import metrics, per_digit, recipe_entries
 
 T = TypeVar("T")
 
@@ -39,29 +36,6 @@ def seed_per_digit(method: str) -> dict[int, dict[int, dict[int, float]]]:
     return {seed: per_digit(name) for seed, name in recorded_entries(method).items()}
 
 
-def live_curves(names: Iterable[str], lengths: Iterable[int], n: int, seed: int = EVAL_SEED,
-                progress: bool = False) -> dict[str, dict[int, float]]:
-    """``{entry: {length: exact match}}`` of cached checkpoints, measured now on ``n`` problems per length drawn with
-    ``seed`` (pick one apart from the recorded sets' for fresh problems): the course's one live measurement of seeds."""
-    lengths = list(lengths)
-    return {name: {k: r.exact_match for k, r in evaluate_lengths(*load(name), lengths, n=n, seed=seed,
-                                                                 progress=progress).items()} for name in names}
-
-
-def live_seed_curves(method: str, lengths: Iterable[int], n: int, seed: int = EVAL_SEED) -> Curves:
-    """``{seed: {length: EM}}`` of the built seeds of ``method``, measured now (:func:`live_curves`)."""
-    seeds = built_entries(method)
-    live = live_curves(seeds.values(), lengths, n, seed)
-    return {s: live[name] for s, name in seeds.items()}
-
-
-def live_band(method: str, lengths: Iterable[int], n: int,
-              seed: int = EVAL_SEED) -> dict[int, tuple[float, float, float]]:
-    """Seeds -> live accuracy -> median [range]: ``{length: (median, min, max)}`` over the built seeds of
-    ``method``, measured now (:func:`live_seed_curves`, then :func:`~lengen_utils.analysis.generalization.median_and_range`)."""
-    return median_and_range(live_seed_curves(method, lengths, n, seed))
-
-
 def of_recipe(by_name: Mapping[str, T], method: str) -> list[T]:
     """The values of ``by_name`` (keyed by entry name, e.g. live measurements) whose entry is a seed of ``method``,
     in ``by_name``'s order."""
@@ -86,5 +60,5 @@ def best_run(live: Mapping[str, Mapping[int, float]], length: int) -> tuple[floa
     return max((em[length], name) for name, em in live.items())
 
 
-__all__ = ["Curves", "best_run", "built_entries", "live_band", "live_curves", "live_seed_curves", "median_at", "medians",
+__all__ = ["Curves", "best_run", "built_entries", "median_at", "medians",
            "of_recipe", "recorded_entries", "seed_curves", "seed_per_digit"]

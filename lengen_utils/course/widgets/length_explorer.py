@@ -240,7 +240,7 @@ def expected_seconds(name: str, threads: int | None = None) -> float:
     (measured on ``threads`` recorded there), times recorded/available threads when this process has
     fewer, times the CPU oversubscription (1-minute load average plus our threads, over the cores),
     plus 10% for the evaluation. An estimate: the progress bar then measures the real rate."""
-    record = zoo.manifest_record(name)
+    record = zoo.entry_record(name)
     base, recorded = float(record["train_seconds"]), int(record.get("threads") or 1)
     here = threads or torch.get_num_threads()
     load, cores = _load_factor()
@@ -251,7 +251,7 @@ def expected_note(name: str, device: torch.device | str | None = None) -> str:
     """:func:`expected_seconds` in words, with what it was computed from. Training on another kind of
     device than the recorded one (a GPU for a time measured on CPU threads) gets no estimate, only the
     recorded time: the progress bar then measures the rate. ``device`` defaults to :func:`pick_device`'s."""
-    record = zoo.manifest_record(name)
+    record = zoo.entry_record(name)
     here = pick_device() if device is None else torch.device(device)     # where retrain_entry trains
     recorded_on = torch.device(record.get("device") or "cpu")
     if here.type != recorded_on.type:

@@ -32,7 +32,7 @@ atomically, with its asset, and repairing an interrupted write), ``builder`` (tr
 (the command line).
 """
 from .aliases import ALIASES, resolve
-from .builder import build, check_buildable, load, measure, train_entry, verify
+from .builder import build, check_buildable, live_curves, live_seed_curves, load, measure, train_entry, verify
 from .catalog import ENTRIES, catalog, entry, register
 from .commands import main
 from .entry import ZooEntry, ZooError, variant_id
@@ -44,7 +44,7 @@ from .store import commit, entry_record, manifest_record, metrics, per_digit, re
 
 __all__ = [
     "ALIASES", "ASSETS", "ENTRIES", "MANIFEST", "RECIPES", "REPO_ROOT", "Recipe", "ZooEntry", "ZooError",
-    "ape_recipe", "assets_dir", "build", "catalog", "check_buildable", "checkpoint_path", "commit",
+    "ape_recipe", "assets_dir", "build", "live_curves", "live_seed_curves", "catalog", "check_buildable", "checkpoint_path", "commit",
     "coupled_recipe", "entry", "entry_for", "entry_record", "flagship_recipe", "get_recipe", "load", "main", "manifest_record",
     "measure", "metrics", "per_digit", "read_manifest", "recipe_entries", "record_in_manifest", "register",
     "register_recipe", "resolve", "train_entry", "variant_id", "verify", "with_overrides",

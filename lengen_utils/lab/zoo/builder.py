@@ -11,7 +11,7 @@ from __future__ import annotations
 import platform
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 import torch
 
@@ -27,7 +27,7 @@ from ...core.config_checks import ConfigError
 from ...core.train import TrainConfig, TrainResult, check_lengths_fit, check_training_plan, fit
 from .catalog import catalog, entry
 from .entry import ZooEntry, ZooError
-from .registry import entry_for
+from .registry import entry_for, recipe_entries
 from .manifest import assets_dir, read_manifest
 from .store import commit, manifest_record
 
@@ -197,6 +197,23 @@ def load(name: str, device: torch.device | str = "cpu", assets: Path | None = No
     model, _ = load_model(path, device, rebuild_hint=_rebuild_hint(name, record),
                           expected_sha256=record["sha256"])
     return model, Task(TaskConfig.from_dict(record["task"]))
+
+
+def live_curves(names: Iterable[str], lengths: Iterable[int], n: int, seed: int = EVAL_SEED,
+                progress: bool = False) -> dict[str, dict[int, float]]:
+    """``{entry: {length: exact match}}`` of cached checkpoints, measured now on ``n`` problems per length drawn with
+    ``seed`` (pick one apart from the recorded sets' for fresh problems): the one live measurement of seeds."""
+    lengths = list(lengths)
+    return {name: {k: r.exact_match for k, r in evaluate_lengths(*load(name), lengths, n=n, seed=seed,
+                                                                 progress=progress).items()} for name in names}
+
+
+def live_seed_curves(recipe: str, lengths: Iterable[int], n: int, seed: int = EVAL_SEED) -> dict[int, dict[int, float]]:
+    """``{seed: {length: EM}}`` of the built seeds of ``recipe``, measured now (:func:`live_curves`); a median
+    [range] over them is :func:`~lengen_utils.analysis.generalization.median_and_range`."""
+    seeds = recipe_entries(recipe, built_only=True)
+    live = live_curves(seeds.values(), lengths, n, seed)
+    return {s: live[name] for s, name in seeds.items()}
 
 
 def _em(table: dict) -> dict[int, float]:

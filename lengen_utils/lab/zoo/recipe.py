@@ -171,10 +171,66 @@ class Recipe:
 class RecipeTable:
     """A chapter's recipes as data: a ``base`` and ``variants``, ``{label: typed overrides of the base}``
     (:func:`with_overrides`' mapping). Each row is the recipe ``{prefix}-{label}`` (:meth:`id`, the one place an id
-    is composed); the base itself is not a recipe of the zoo unless a row with no overrides says so."""
+    is composed); the base itself is not a recipe of the zoo unless a row with no overrides says so.
+
+    ``axes`` names what the rows vary, ``{axis: the field it reads}`` (``{"trained_length": "task.max_digits",
+    "encoding": "model.encoding"}``): a row's value on an axis is read from its own configs, never typed twice, and
+    code finds rows by value (:meth:`select`, :meth:`one`, :meth:`along`) instead of typing their ids."""
     prefix: str
     base: Recipe
     variants: dict[str, dict[str, object]]
+    axes: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for axis, path in self.axes.items():
+            try:
+                _read_field(self.base, path)
+            except AttributeError:
+                raise ValueError(f"table {self.prefix!r}: axis {axis!r} reads {path!r}, which is not a field of a "
+                                 f"recipe (SECTION.FIELD of task, model, train, or a recipe field)") from None
+
+    def axis_field(self, axis: str) -> str:
+        """The field that ``axis`` reads; an unknown axis raises ``KeyError`` naming the table's axes."""
+        if axis not in self.axes:
+            raise KeyError(f"table {self.prefix!r} has no axis {axis!r}; axes: {', '.join(self.axes) or 'none'}")
+        return self.axes[axis]
+
+    def value(self, label: str, axis: str) -> object:
+        """Row ``label``'s value on ``axis``, read from its recipe."""
+        return _read_field(self.recipe(label), self.axis_field(axis))
+
+    def select(self, **where: object) -> tuple[Recipe, ...]:
+        """The rows whose values equal ``where`` (``select(encoding="rpe", trained_length=5)``), in the table's
+        order. An unknown axis raises ``KeyError``; a value no row has raises ``ValueError`` naming the values."""
+        rows = list(self.variants)
+        for axis, wanted in where.items():
+            have = {label: self.value(label, axis) for label in rows}
+            rows = [label for label in rows if have[label] == wanted]
+            if not rows:
+                values = sorted({repr(v) for v in have.values()})
+                raise ValueError(f"table {self.prefix!r}: no row has {axis}={wanted!r} (with the other values "
+                                 f"asked); its values: {', '.join(values)}")
+        return tuple(self.recipe(label) for label in rows)
+
+    def one(self, **where: object) -> Recipe:
+        """The one row whose values equal ``where``; none or several raise ``ValueError`` naming them."""
+        rows = self.select(**where)
+        if len(rows) != 1:
+            raise ValueError(f"table {self.prefix!r}: {len(rows)} rows have {where}: "
+                             f"{', '.join(r.id for r in rows)}; name another axis to tell them apart")
+        return rows[0]
+
+    def along(self, axis: str, **where: object) -> dict[object, str]:
+        """``{value: recipe id}`` of the rows matching ``where`` along ``axis``, by increasing value: a slider's
+        choices (``along("trained_length", encoding="rpe")``). Two rows on one value raise ``ValueError``."""
+        path, out = self.axis_field(axis), {}
+        for recipe in self.select(**where):
+            value = _read_field(recipe, path)
+            if value in out:
+                raise ValueError(f"table {self.prefix!r}: {out[value]} and {recipe.id} both have {axis}={value!r} "
+                                 f"with {where}; name another axis to tell them apart")
+            out[value] = recipe.id
+        return dict(sorted(out.items()))
 
     def id(self, label: str) -> str:
         """The id of row ``label``: ``f"{prefix}-{label}"``."""
@@ -193,6 +249,12 @@ class RecipeTable:
     def recipes(self) -> tuple[Recipe, ...]:
         """Every row's recipe, in the table's order."""
         return tuple(self.recipe(label) for label in self.variants)
+
+
+def _read_field(recipe: Recipe, path: str) -> object:
+    """``recipe``'s value at ``path``: ``"task.max_digits"`` or a recipe field (``"eval_n"``)."""
+    section, dot, name = path.partition(".")
+    return getattr(getattr(recipe, section), name) if dot else getattr(recipe, path)
 
 
 __all__ = ["PLAIN_FIELDS", "RECIPE_FIELDS", "Recipe", "RecipeTable", "parse_overrides", "with_overrides"]

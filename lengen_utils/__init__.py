@@ -57,7 +57,7 @@ _SUBMODULES = {
                      "nxm_measures"),
                      "analysis"),
     **dict.fromkeys(("zoo", "bench", "bench_recipes", "cli", "throughput", "multiseed_bench", "sweep", "sweep_grid",
-                     "leaderboard", "long_eval", "flagship_time", "nxm_grid", "papers", "ledger"), "lab"),
+                     "leaderboard", "long_eval", "flagship_time", "nxm_grid", "papers", "ledger", "experiment"), "lab"),
     **dict.fromkeys(("plots", "widgets", "notebook", "colab", "common", "ch00_tour", "ch01_formats", "ch02_ape",
                      "ch03_rpe", "ch04_upe", "ch05_coupling", "ch06_complexity", "ch07_theory", "ch08_beyond", "ch09_nxm"),
                     "course"),

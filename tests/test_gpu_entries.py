@@ -11,7 +11,7 @@ from lengen_utils.lab import zoo
 from lengen_utils.core.evaluate import evaluate_lengths
 from lengen_utils.lab.zoo.builder import build_device, check_buildable
 from lengen_utils.lab.zoo.builder import catalog_entry_of
-from lengen_utils.lab.zoo.entry import RECORD_ONLY_TAG, ZooError
+from lengen_utils.lab.experiment.entry import RECORD_ONLY_TAG, ZooError
 from lengen_utils.lab.zoo.records import read_records, recorded
 
 GPU_ENTRIES = sorted(name for name, e in zoo.catalog().items() if e.needs_gpu)

@@ -39,22 +39,26 @@ LAYERS: dict[str, int] = {
     "lab.multiseed_bench": 7, "lab.sweep": 7, "lab.sweep_grid": 7, "lab.leaderboard": 7, "lab.long_eval": 7, "lab.flagship_time": 7, "lab.nxm_grid": 7,
     # a package whose modules share one layer is placed once: lab.zoo (manifest, store...), lab.papers (vocabulary,
     # setups, comparing); SPLIT lists the packages whose modules are placed one by one
-    "lab.papers": 7, "lab.ledger": 7,
+    "lab.papers": 7, "lab.ledger": 7, "lab.experiment": 7,
     "course": 8, "course.plots": 8, "course.widgets": 8, "course.notebook": 8, "course.colab": 8, "course.common": 8,
     "course.ch00_tour": 8, "course.ch01_formats": 8, "course.ch02_ape": 8, "course.ch03_rpe": 8, "course.ch04_upe": 8,
     "course.ch05_coupling": 8, "course.ch06_complexity": 8, "course.ch07_theory": 8, "course.ch08_beyond": 8,
     "course.ch09_nxm": 8,
-    # a chapter's recipes are data at the lab layer: lab.zoo.catalog imports and registers them
-    "course.ch02_ape.recipes": 7, "course.ch03_rpe.recipes": 7, "course.ch04_upe.recipes": 7,
-    "course.ch05_coupling.recipes": 7, "course.ch06_complexity.recipes": 7, "course.ch07_theory.recipes": 7,
-    "course.ch08_beyond.recipes": 7, "course.ch09_nxm.recipes": 7,
 }
 LAYER_NAMES = ["base", "problems", "formats/positions", "tasks", "model", "train/evaluate", "analysis", "lab",
                "course"]
 #: each group of the tree holds exactly these layers
 GROUP_LAYERS = {"core": range(0, 6), "analysis": range(6, 7), "lab": range(7, 8), "course": range(8, 9)}
-#: a chapter's recipes (``course/chNN_<topic>/recipes.py``): data at the lab layer inside the course's tree
+#: a chapter's recipes (``course/chNN_<topic>/recipes.py``): plain data that imports only the core and
+#: lab.experiment, so that importing it first loads no zoo; the zoo finds these modules through the package's entry
+#: points (group ``lengen_utils.recipes``), so no module of the lab imports the course
 RECIPES = re.compile(r"course\.ch\d\d_\w+\.recipes")
+RECIPES_MAY_IMPORT = ("core", "lab.experiment")
+
+
+def is_recipes(name: str) -> bool:
+    """Whether module ``name`` is a chapter's recipes module."""
+    return bool(RECIPES.fullmatch(".".join(name.split(".")[1:4])))
 
 
 def module_name(path: Path) -> str:
@@ -106,11 +110,10 @@ SPLIT = ("core.boards", "core.nxm")
 
 def top(name: str) -> str:
     """Where ``name`` sits in the tree: ``"core.model"`` for ``lengen_utils.core.model.attention``, ``"core"`` for the
-    group's own ``__init__``, ``""`` for the facade; a chapter's recipes module is its own place
-    (``"course.ch05_coupling.recipes"``)."""
+    group's own ``__init__``, ``""`` for the facade; ``"course.ch05_coupling"`` for every module of that chapter."""
     place = ".".join(name.split(".")[1:4])
     split = ".".join(name.split(".")[1:3]) in SPLIT and place.count(".") == 2
-    return place if RECIPES.fullmatch(place) or split else ".".join(name.split(".")[1:3])
+    return place if split else ".".join(name.split(".")[1:3])
 
 
 def test_every_module_has_a_layer():
@@ -121,8 +124,7 @@ def test_every_module_has_a_layer():
 def test_the_tree_shows_the_layers():
     """Every module sits in the group of its layer: the folders say what may import what."""
     misplaced = sorted(f"{place} (layer {LAYER_NAMES[layer]})" for place, layer in LAYERS.items()
-                       if layer not in GROUP_LAYERS[place.split(".")[0]]
-                       and not (RECIPES.fullmatch(place) and layer == LAYERS["lab"]))
+                       if layer not in GROUP_LAYERS[place.split(".")[0]])
     assert not misplaced, f"modules in the wrong group of the tree: {misplaced}"
     loose = sorted(p.name for p in ROOT.iterdir() if p.suffix == ".py" and p.name != "__init__.py")
     assert not loose, f"modules outside the tree's groups: {loose}"
@@ -130,7 +132,7 @@ def test_the_tree_shows_the_layers():
 
 def test_the_facade_names_every_module_where_it_lives():
     import lengen_utils
-    places = {place.split(".")[1]: place.split(".")[0] for place in LAYERS if "." in place and not RECIPES.fullmatch(place)}
+    places = {place.split(".")[1]: place.split(".")[0] for place in LAYERS if "." in place}
     assert lengen_utils._SUBMODULES == places
 
 
@@ -189,13 +191,12 @@ def chapter_offences(g: dict[str, set[str]]) -> list[str]:
     chapter's folder above all), and imports of a chapter by a shared course module."""
     bad = []
     for m, deps in g.items():
-        if RECIPES.fullmatch(top(m)):
-            bad += [f"{m} (recipes) imports {d}" for d in deps if top(d).split(".")[0] == "course"
-                    and not RECIPES.fullmatch(top(d))]
+        if is_recipes(m):
+            bad += [f"{m} (recipes) imports {d}" for d in deps
+                    if not (top(d).split(".")[0] == "core" or top(d) in RECIPES_MAY_IMPORT)]
         elif CHAPTER.fullmatch(top(m)):
             bad += [f"{m} imports {d}" for d in deps if not (top(d).split(".")[0] in ("core", "analysis", "lab")
-                                                             or top(d) in SHARED_COURSE or top(d) == top(m)
-                                                             or top(d) == f"{top(m)}.recipes")]
+                                                             or top(d) in SHARED_COURSE or top(d) == top(m))]
         elif top(m) in SHARED_COURSE:
             bad += [f"{m} (shared) imports {d}" for d in deps if CHAPTER.fullmatch(top(d))]
     return sorted(bad)
@@ -229,7 +230,8 @@ def test_the_chapter_check_sees_a_cross_chapter_import(tmp_path):
 
 
 def test_the_chapter_check_sees_recipes_that_import_course_code(tmp_path):
-    """A chapter's recipes import other recipes modules only; a section importing another chapter's recipes is refused."""
+    """A chapter's recipes import the core and lab.experiment only; a section importing another chapter's recipes is
+    refused."""
     path = tmp_path / "x.py"
     path.write_text("from ..ch05_coupling.recipes import ABLATION\nfrom ..common.seeds import Curves\n"
                     "from ..ch05_coupling import ablation\n")
@@ -239,9 +241,32 @@ def test_the_chapter_check_sees_recipes_that_import_course_code(tmp_path):
          for name in ("lengen_utils.course.ch08_beyond.recipes", "lengen_utils.course.ch08_beyond.x")}
     assert chapter_offences(g) == [
         "lengen_utils.course.ch08_beyond.recipes (recipes) imports lengen_utils.course.ch05_coupling.ablation",
+        "lengen_utils.course.ch08_beyond.recipes (recipes) imports lengen_utils.course.ch05_coupling.recipes",
         "lengen_utils.course.ch08_beyond.recipes (recipes) imports lengen_utils.course.common.seeds",
         "lengen_utils.course.ch08_beyond.x imports lengen_utils.course.ch05_coupling.ablation",
         "lengen_utils.course.ch08_beyond.x imports lengen_utils.course.ch05_coupling.recipes"]
+
+
+def test_no_arrow_runs_up():
+    """Counted and printed: imports of a higher layer by a lower one (the lab importing a chapter's recipes was the
+    last); test_layer_order holds them at 0."""
+    up = [(m, d) for m, deps in graph().items() if m != PACKAGE and top(m) in LAYERS for d in deps
+          if d != PACKAGE and top(d) in LAYERS and LAYERS[top(d)] > LAYERS[top(m)]]
+    print(f"\narrows up: {len(up)}")
+    assert not up, up
+
+
+@pytest.mark.parametrize("module", ["lengen_utils.course.ch05_coupling.recipes", "lengen_utils.course.ch03_rpe.recipes"])
+def test_a_chapters_recipes_import_first_and_alone(module):
+    """A chapter's recipes, imported before anything else, load as data: no zoo, no cycle through the catalog."""
+    import subprocess
+    import sys
+
+    code = (f"import sys, {module} as m; assert m.TABLES; print(sorted(x for x in sys.modules "
+            "if x.startswith('lengen_utils.lab.zoo') or x.startswith('lengen_utils.course.common')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[]", out.stdout
 
 
 def test_the_checker_sees_function_level_imports(tmp_path):

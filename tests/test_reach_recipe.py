@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from lengen_utils.core.tasks import Task
 from lengen_utils.lab.zoo import entry
-from lengen_utils.lab.zoo.recipes import FLAGSHIP_RUNS
+from lengen_utils.lab.experiment.lab_recipes import FLAGSHIP_RUNS
 
 FLAGSHIP_SEEDS = FLAGSHIP_RUNS.recipe("reach").seeds
 REACH_PACKS = (4, 8, 16)

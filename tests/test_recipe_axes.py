@@ -13,7 +13,7 @@ from lengen_utils.course.ch02_ape.recipes import APE
 from lengen_utils.course.ch03_rpe.recipes import ENCODINGS
 from lengen_utils.course.ch05_coupling.recipes import MUL, REACH, SINK, TRAINED_LENGTH
 from lengen_utils.lab.zoo import recipe_entries
-from lengen_utils.lab.zoo.recipe import Recipe, RecipeTable
+from lengen_utils.lab.experiment.recipe import Recipe, RecipeTable
 
 BASE = Recipe(id="", task=TaskConfig(max_digits=3, max_position=16), model=ModelConfig(max_positions=17),
               train=TrainConfig(steps=10), eval_lengths=(1, 2))

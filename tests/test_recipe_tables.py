@@ -49,7 +49,7 @@ def test_the_catalog_is_the_golden_one():
 
 
 ROOT = Path(__file__).resolve().parent.parent / "lengen_utils"
-RECIPE_MODULES = sorted(ROOT.glob("course/ch*/recipes.py")) + [ROOT / "lab" / "zoo" / "recipes.py"]
+RECIPE_MODULES = sorted(ROOT.glob("course/ch*/recipes.py")) + [ROOT / "lab" / "experiment" / "lab_recipes.py"]
 OVERRIDE_STRING = re.compile(r"^\s*(task|model|train)\.\w+\s*=")
 REFUSED_CALLS = {"register", "register_recipe", "register_all", "get_recipe", "derive", "from_entry", "with_overrides",
                  "add_alias", "entry_for", "format"}
@@ -105,6 +105,26 @@ def test_every_chapter_recipes_module_is_registered():
     assert registered == {p.resolve() for p in RECIPE_MODULES}
 
 
+def test_pyproject_declares_every_chapters_recipes_as_an_entry_point():
+    """The zoo finds a chapter's recipes through the package's entry points (the lab imports no course module): a new
+    chapter's ``recipes.py`` must be declared in pyproject.toml, named by its folder, or its entries do not exist."""
+    section = (ROOT.parent / "pyproject.toml").read_text().split('[project.entry-points."lengen_utils.recipes"]\n')[1]
+    declared = dict(line.replace('"', "").split(" = ") for line in section.split("\n\n")[0].splitlines())
+    expected = {p.parent.name: f"lengen_utils.course.{p.parent.name}.recipes"
+                for p in ROOT.glob("course/ch*/recipes.py")}
+    assert declared == expected
+
+
+def test_a_missing_declaration_is_named(monkeypatch):
+    import importlib
+    from importlib import metadata
+
+    catalog_module = importlib.import_module("lengen_utils.lab.zoo.catalog")
+    monkeypatch.setattr(metadata, "entry_points", lambda: {})
+    with pytest.raises(zoo.ZooError, match="no recipe tables are declared.*pip install -e ."):
+        catalog_module.declared_modules()
+
+
 def test_ids_are_composed_by_the_table():
     from lengen_utils.course.ch05_coupling.recipes import ABLATION
     assert ABLATION.id("plain") == "nb05-plain" and ABLATION.recipe("plain") == zoo.get_recipe("nb05-plain")
@@ -113,7 +133,7 @@ def test_ids_are_composed_by_the_table():
 
 
 def test_one_override_function_takes_typed_values_and_strings():
-    from lengen_utils.lab.zoo.recipe import with_overrides
+    from lengen_utils.lab.experiment.recipe import with_overrides
     base = zoo.get_recipe("nb05-plain")
     typed = with_overrides(base, {"model.d_model": 128, "train.lr": 0.01, "eval_n": 10, "seeds": (0, 1)})
     texts = with_overrides(base, ["model.d_model=128", "train.lr=0.01", "eval_n=10"])
@@ -128,7 +148,8 @@ def test_one_override_function_takes_typed_values_and_strings():
 def test_the_lab_bases_are_the_flagship_functions_at_their_defaults():
     """bench builds the flagship at any budget with lab/zoo/flagship.py's functions; the tables' bases are their
     defaults, written out as data."""
-    from lengen_utils.lab.zoo import flagship, recipes
+    from lengen_utils.lab.experiment import lab_recipes as recipes
+    from lengen_utils.lab.zoo import flagship
     for base, made in ((recipes.COUPLED, flagship.coupled_recipe()), (recipes.FLAGSHIP, flagship.flagship_recipe()),
                        (recipes.APE, flagship.ape_recipe())):
         assert (base.task, base.model, base.train) == (made.task, made.model, made.train)

@@ -28,7 +28,7 @@ from lengen_utils.core.checkpoint import file_sha256
 from lengen_utils.lab import zoo
 from lengen_utils.lab.bench import main as bench_main
 from lengen_utils.lab.zoo import commands
-from lengen_utils.lab.zoo.entry import ZooError
+from lengen_utils.lab.experiment.entry import ZooError
 from lengen_utils.lab.zoo.importing import import_entry
 from lengen_utils.lab.zoo.manifest import read_manifest
 from lengen_utils.lab.zoo.records import read_retired
@@ -81,7 +81,7 @@ CHILD_IMPORT = """
 import os, sys, time
 from pathlib import Path
 from lengen_utils.lab.zoo import store
-from lengen_utils.lab.zoo.entry import ZooError
+from lengen_utils.lab.experiment.entry import ZooError
 from lengen_utils.lab.zoo.importing import import_entry
 root, source, name, hold = Path(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 

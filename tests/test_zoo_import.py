@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from lengen_utils.lab import zoo
-from lengen_utils.lab.zoo.entry import ZooError
+from lengen_utils.lab.experiment.entry import ZooError
 from lengen_utils.lab.zoo.importing import import_entry
 
 NAME = "nb07-coupled-1l2h"          # a small built entry (about 100 kB)

@@ -6,7 +6,7 @@ import pytest
 
 from lengen_utils.lab import zoo
 from lengen_utils.lab.zoo import Recipe, registry, with_overrides
-from lengen_utils.lab.zoo.entry import ZooError
+from lengen_utils.lab.experiment.entry import ZooError
 
 
 def small() -> Recipe:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from ...core.model import ModelConfig
 from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
-from ...lab.zoo.recipe import Recipe, RecipeTable
+from ...lab.experiment.recipe import Recipe, RecipeTable
 
 
 ENCODINGS = RecipeTable(

@@ -18,7 +18,7 @@ from __future__ import annotations
 from ...core.model import ModelConfig
 from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
-from ...lab.zoo.recipe import Recipe, RecipeTable
+from ...lab.experiment.recipe import Recipe, RecipeTable
 
 #: the test lengths of the rows in the paper's frame l = 20 (``f20``)
 _FRAME20_LENGTHS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)

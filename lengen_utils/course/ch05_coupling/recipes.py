@@ -2,7 +2,7 @@
 models at the paper's scale (GPU).
 
 * :data:`ABLATION` (section 3): plain coupling as published and our variant's two departures, alone and together
-  (``both`` is :data:`~lengen_utils.lab.zoo.recipes.COUPLED`); 3 seeds.
+  (``both`` is :data:`~lengen_utils.lab.experiment.lab_recipes.COUPLED`); 3 seeds.
 * :data:`TRAINED_LENGTH` (section 4, Cho Figure 3): our variant trained on 1-5, 1-10, 1-15 digit sums, IDs to 128.
 * :data:`SINK`: the raised flagship (``nb05-sink``: the flagship's recipe and seeds; ``flagship-coupled`` is another
   name of ``nb05-sink-s0``) and Figure 3 again with the sink.
@@ -22,8 +22,8 @@ from __future__ import annotations
 from ...core.model import ModelConfig
 from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
-from ...lab.zoo.recipe import Recipe, RecipeTable
-from ...lab.zoo.recipes import APE, COUPLED, FLAGSHIP
+from ...lab.experiment.recipe import Recipe, RecipeTable
+from ...lab.experiment.lab_recipes import APE, COUPLED, FLAGSHIP
 
 
 _ABLATION_ROWS = {"seeds": (0, 1, 2), "eval_lengths": (5, 10, 15, 20, 25, 30, 40)}

@@ -18,7 +18,7 @@ from ...core.model import ModelConfig
 from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
 from ...core.vocab import SUM_SEPARATOR, TOKEN_ID
-from ...lab.zoo.recipe import Recipe, RecipeTable
+from ...lab.experiment.recipe import Recipe, RecipeTable
 
 NXM = RecipeTable(
     prefix="nb09",

@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...course.ch03_rpe.recipes import A2_LADDER
-from ..zoo import Recipe, get_recipe, variant_id
+from ..zoo import RECIPES, Recipe, get_recipe, variant_id
 from .vocabulary import (BEST_ON_LONGER, NONE, Checkpoint, OneOf, PaperSetup, Positions, Schedule, Span, Stated, code,
                          implied, not_stated, paper)
 
@@ -259,9 +258,11 @@ REPRODUCED_CLAIMS = ("sabbaghi-a2", "sabbaghi-m2-k3", "cho-addition", "cho-nx2",
 
 #: ``{recipe id: claim}``: the recipes that reproduce a paper claim (tests/test_departures.py: every recipe tagged
 #: ``paper-scale`` or ``sabbaghi-a2`` is one of them)
+#: the tag of notebook 03's A2 ladder (course/ch03_rpe/recipes.py): each rung reproduces Sabbaghi's A2
+A2_LADDER_TAG = "sabbaghi-a2"
 REPRODUCTIONS: dict[str, str] = {
     "sabbaghi-a2-paper": "sabbaghi-a2", "sabbaghi-rpe-add-5to50": "sabbaghi-a2",
-    **{recipe_id: "sabbaghi-a2" for recipe_id in A2_LADDER.ids()},
+    **{recipe_id: "sabbaghi-a2" for recipe_id, recipe in RECIPES.items() if A2_LADDER_TAG in recipe.tags},
     "sabbaghi-upe-m3-9l": "sabbaghi-m2-k3", "sabbaghi-upe-m3-masked": "sabbaghi-m2-k3",
     "sabbaghi-upe-m3-annealed": "sabbaghi-m2-k3", "sabbaghi-upe-m3-b256": "sabbaghi-m2-k3",
     "cho-plain-1to30": "cho-addition", "cho-addition-1to30": "cho-addition",

@@ -35,10 +35,10 @@ from .aliases import ALIASES, resolve
 from .builder import build, check_buildable, live_curves, live_seed_curves, load, measure, train_entry, verify
 from .catalog import ENTRIES, catalog, entry, register
 from .commands import main
-from .entry import ZooEntry, ZooError, variant_id
+from ..experiment.entry import ZooEntry, ZooError, variant_id
 from .flagship import ape_recipe, coupled_recipe, flagship_recipe
 from .manifest import ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path, read_manifest
-from .recipe import Recipe, with_overrides
+from ..experiment.recipe import Recipe, with_overrides
 from .registry import RECIPES, entry_for, get_recipe, recipe_entries, register_recipe
 from .store import commit, entry_record, manifest_record, metrics, per_digit, record_in_manifest
 

@@ -26,7 +26,7 @@ from ...core.tasks import Task
 from ...core.config_checks import ConfigError
 from ...core.train import TrainConfig, TrainResult, check_lengths_fit, check_training_plan, fit
 from .catalog import catalog, entry
-from .entry import ZooEntry, ZooError
+from ..experiment.entry import ZooEntry, ZooError
 from .registry import entry_for, recipe_entries
 from .manifest import assets_dir, read_manifest
 from .store import commit, manifest_record

@@ -1,28 +1,27 @@
 """The zoo's entries: every cached model of the course, as recipe tables registered once.
 
 Each notebook's recipes are data in its chapter folder, ``lengen_utils/course/chNN_<topic>/recipes.py`` (a
-:class:`~.recipe.RecipeTable` per experiment, listed in its ``TABLES``); the lab's own (the flagship's runs and the
-smoke entry) are in :mod:`.recipes`. This module imports every one of them explicitly (:data:`RECIPE_MODULES`)
-and registers all their tables in one call (:func:`register_all`), so that no recipe depends on the order in which
-modules were imported. Changing an entry means rebuilding it (``python -m lengen_utils.lab.zoo train NAME``);
-``verify`` refuses a manifest that no longer matches.
+:class:`~lengen_utils.lab.experiment.recipe.RecipeTable` per experiment, listed in its ``TABLES``); the lab's own
+(the flagship's runs and the smoke entry) are in :mod:`~lengen_utils.lab.experiment.lab_recipes`. The lab never imports the course: the package
+declares its chapters' recipes modules as entry points of the group :data:`RECIPE_GROUP` (``pyproject.toml``,
+``[project.entry-points."lengen_utils.recipes"]``), and :func:`register_all` registers the lab's tables, then each
+declared module's in the order of their names (the notebooks' order), in one call, so that no recipe depends on the
+order in which modules were imported. A chapter's recipes module imports only the core and
+:mod:`lengen_utils.lab.experiment`, so importing it first loads no zoo. Changing an entry means rebuilding it
+(``python -m lengen_utils.lab.zoo train NAME``); ``verify`` refuses a manifest that no longer matches.
 """
 from __future__ import annotations
 
-from ...course.ch02_ape import recipes as ch02
-from ...course.ch03_rpe import recipes as ch03
-from ...course.ch04_upe import recipes as ch04
-from ...course.ch05_coupling import recipes as ch05
-from ...course.ch06_complexity import recipes as ch06
-from ...course.ch07_theory import recipes as ch07
-from ...course.ch08_beyond import recipes as ch08
-from ...course.ch09_nxm import recipes as ch09
-from . import recipes as lab
+from importlib import metadata
+from types import ModuleType
+
+from ..experiment.entry import ZooError
+from ..experiment import lab_recipes as lab
 from .aliases import add_alias
 from .registry import ENTRIES, catalog, entry, register, register_recipe
 
-#: every module of recipe tables: the lab's own, then each chapter's, in the notebooks' order
-RECIPE_MODULES = (lab, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09)
+#: the entry-point group that lists the modules of recipe tables (each holds ``TABLES``)
+RECIPE_GROUP = "lengen_utils.recipes"
 
 #: other names of entries (:mod:`.aliases`): the flagship's models are seeds of notebook 05's recipes, stored once
 FLAGSHIP_ALIASES: dict[str, str] = {"flagship-coupled": "nb05-sink-s0", "flagship-ape": "nb05-base-ape-s0"}
@@ -31,6 +30,24 @@ FLAGSHIP_ALIASES: dict[str, str] = {"flagship-coupled": "nb05-sink-s0", "flagshi
 SEEDED_ALIASES: dict[str, str] = {"nb03-rpe-l5": "nb03-rpe-l5-s0", "nb03-ape-l5": "nb03-ape-l5-s0",
                                   "nb03-nope-l5": "nb03-nope-l5-s0", "nb03-rope-l5": "nb03-rope-l5-s0",
                                   "nb03-alibi-l5": "nb03-alibi-l5-s0"}
+
+
+def declared_modules() -> tuple[ModuleType, ...]:
+    """The recipes modules the installed package declares (group :data:`RECIPE_GROUP`), by entry-point name. None
+    declared (a checkout used without ``pip install -e .``, or installed before the group existed) raises
+    :class:`ZooError` with the command that installs them."""
+    points = metadata.entry_points()
+    found = points.select(group=RECIPE_GROUP) if hasattr(points, "select") else points.get(RECIPE_GROUP, ())
+    modules = tuple(point.load() for point in sorted(found, key=lambda point: point.name))
+    if not modules:
+        raise ZooError(f"no recipe tables are declared (entry-point group {RECIPE_GROUP!r}): the package's metadata "
+                       f"is missing or older than its code; install it with `pip install -e .` in the repository "
+                       f"(or `bash scripts/install.sh`)")
+    return modules
+
+
+#: every module of recipe tables: the lab's own, then each chapter's, in the notebooks' order
+RECIPE_MODULES: tuple[ModuleType, ...] = (lab, *declared_modules())
 
 
 def register_all() -> None:
@@ -47,5 +64,5 @@ def register_all() -> None:
 
 register_all()
 
-__all__ = ["RECIPE_MODULES", "ENTRIES", "FLAGSHIP_ALIASES", "SEEDED_ALIASES", "catalog", "entry", "register",
-           "register_all"]
+__all__ = ["ENTRIES", "FLAGSHIP_ALIASES", "RECIPE_GROUP", "RECIPE_MODULES", "SEEDED_ALIASES", "catalog",
+           "declared_modules", "entry", "register", "register_all"]

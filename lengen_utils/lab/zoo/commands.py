@@ -19,7 +19,7 @@ from .aliases import ALIASES, resolve
 from .builder import build, check_buildable, verify
 from .importing import IMPORTED, RECORDED, REPAIRED, import_entry_status
 from .catalog import catalog, entry
-from .entry import ZooError
+from ..experiment.entry import ZooError
 from .manifest import assets_dir, file_matches, read_manifest
 from .migrate import half_entry, migrate_entry, outdated, rename_ids
 from .records import read_retired, retire

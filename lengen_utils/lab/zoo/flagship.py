@@ -28,7 +28,7 @@ from ...core.positions import PositionScheme
 from ...core.task_config import TaskConfig
 from ...core.tasks import Task
 from ...core.train import TrainConfig
-from .entry import ZooEntry
+from ..experiment.entry import ZooEntry
 
 VARIANT_LENGTHS = (5, 10, 15, 20, 30, 40)    # coupled_recipe's tests: IDs up to 64 reach 40-digit operands
 LENGTHS = VARIANT_LENGTHS + (70, 100)         # operand lengths of the flagship's test sets

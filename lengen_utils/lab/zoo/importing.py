@@ -27,7 +27,7 @@ from ..cli import UsageError, check_writable
 from .aliases import resolve
 from .builder import catalog_entry_of
 from .catalog import entry
-from .entry import RECORD_ONLY_TAG, ZooError
+from ..experiment.entry import RECORD_ONLY_TAG, ZooError
 from .manifest import assets_dir, check_record, file_matches, read_manifest
 from .records import import_record_status
 from .store import commit_locked, store_session

@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 
 from ...core.checkpoint import file_sha256
-from .entry import ZooError
+from ..experiment.entry import ZooError
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 MANIFEST = "manifest.json"

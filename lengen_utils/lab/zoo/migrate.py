@@ -28,7 +28,7 @@ from ...core.checkpoint import (FORMAT_VERSION, HALF, file_sha256, load_model, m
                           save_model, stored_format)
 from .aliases import RENAMED_ENTRIES
 from .builder import catalog_entry_of, measure, verify
-from .entry import ZooError
+from ..experiment.entry import ZooError
 from .manifest import assets_dir, checkpoint_path, manifest_path, read_manifest
 from .records import RECORDS, RETIRED, read_records, read_retired
 from .store import commit, manifest_lock, manifest_record, replace_json

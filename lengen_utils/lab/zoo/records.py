@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .aliases import resolve
 from .builder import catalog_entry_of
-from .entry import RECORD_ONLY_TAG, ZooError
+from ..experiment.entry import RECORD_ONLY_TAG, ZooError
 from .manifest import (RECORDS, RETIRED, assets_dir, change_summary, check_record, manifest_path, read_manifest,
                        read_unstored, why_not_built)
 from .store import pause_point, replace_json, store_session

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from ...core.config_checks import require_int
 from .aliases import ALIASES, RENAMED, RENAMED_ENTRIES, resolve, resolve_recipe
-from .entry import MAX_ID_LENGTH, ZooEntry, ZooError, entry_name
+from ..experiment.entry import MAX_ID_LENGTH, ZooEntry, ZooError, entry_name
 from .manifest import RETIRED, read_manifest, read_unstored
-from .recipe import Recipe
+from ..experiment.recipe import Recipe
 
 ENTRIES: dict[str, ZooEntry] = {}
 RECIPES: dict[str, Recipe] = {}         # the recipes declared as :class:`Recipe` (the others are entries' recipes)

@@ -30,7 +30,7 @@ except ImportError:       # pragma: no cover - Windows: no lock, single writer a
 
 from ...core.checkpoint import file_sha256
 from .aliases import resolve
-from .entry import ZooError
+from ..experiment.entry import ZooError
 from .manifest import (LOCK, MANIFEST, RECORDS, RETIRED, _compact, assets_dir, change_summary, checkpoint_path,
                        file_matches, leftovers, manifest_path, read_manifest, read_unstored, store_fault,
                        why_not_built)

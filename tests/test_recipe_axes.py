@@ -69,3 +69,14 @@ def test_the_chapters_sliders_come_from_their_tables():
     for name, along in choices.items():
         for value, recipe_id in along.items():
             assert recipe_entries(recipe_id), f"{name}: {value} -> {recipe_id} has no entries in the catalog"
+
+
+def test_at_a_value_no_row_has_is_the_nearest_row_with_that_value():
+    assert TABLE.at("trained_length", 5, encoding="none").id == "t-d"              # a row has it: that row
+    six = TABLE.at("trained_length", 6, encoding="learned")
+    assert six.id == "t-b[trained_length=6]" and six.task.max_digits == 6      # the nearest row, 5
+    assert (six.model, six.train) == (TABLE.recipe("b").model, TABLE.recipe("b").train)
+    tie = TABLE.at("trained_length", 4, encoding="none")                         # 3 and 5 are as near: the lower
+    assert tie.id == "t-c[trained_length=4]" and tie.model.encoding == "none"
+    with pytest.raises(ValueError, match="max_digits=30.*exceeds"):
+        APE.at("trained_length", 30, shift_augment=False)                         # past the frame l = 20

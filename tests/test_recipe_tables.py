@@ -143,8 +143,27 @@ def test_a_missing_declaration_is_named(monkeypatch):
 
     catalog_module = importlib.import_module("lengen_utils.lab.zoo.catalog")
     monkeypatch.setattr(metadata, "entry_points", lambda: {})
+    assert [m.__name__ for m in catalog_module.declared_modules()] == sorted(        # a checkout: its pyproject
+        catalog_module.declared_in_pyproject().values())
+    monkeypatch.setattr(catalog_module, "declared_in_pyproject", lambda: {})
     with pytest.raises(zoo.ZooError, match="no recipe tables are declared.*pip install -e ."):
         catalog_module.declared_modules()
+
+
+def test_a_checkout_without_installed_metadata_finds_the_recipes(tmp_path):
+    """Run from a copy of the source with no package metadata at all (as on a GPU machine's working tree)."""
+    import shutil
+    import subprocess
+    import sys
+    shutil.copytree(ROOT, tmp_path / "lengen_utils", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT.parent / "pyproject.toml", tmp_path / "pyproject.toml")
+    code = ("import importlib.metadata as md; md.entry_points = lambda **kw: {}; "      # no installed metadata
+            "import lengen_utils; from lengen_utils.lab import zoo; "
+            "assert lengen_utils.__file__.startswith('" + str(tmp_path) + "'), lengen_utils.__file__; "
+            "print(len(zoo.catalog()))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-1500:]
+    assert int(out.stdout) == len(zoo.catalog())
 
 
 def test_ids_are_composed_by_the_table():

@@ -30,7 +30,9 @@ def tagged_clone(tmp_path_factory) -> Path:
         pytest.skip("git is not installed")
     clone = tmp_path_factory.mktemp("release") / "repo"
     git("clone", "-q", str(REPO), str(clone), cwd=REPO)
-    git("-c", "user.name=t", "-c", "user.email=t@t", "tag", "-a", release_check.colab.REPO_REF, "-m", "test",
+    # -f: the clone may carry the release tag already (a clone of a repository where it was made); here it is
+    # made again at HEAD, in the clone only
+    git("-c", "user.name=t", "-c", "user.email=t@t", "tag", "-f", "-a", release_check.colab.REPO_REF, "-m", "test",
         cwd=clone)
     git("-c", "user.name=t", "-c", "user.email=t@t", "tag", "-a", "v0.0.1", "-m", "a tag the cells do not pin",
         cwd=clone)

@@ -7,12 +7,14 @@ import html as _html
 import inspect
 import os
 import time
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import torch
 
 from ...lab import zoo
+from ...lab.experiment.entry import ZooEntry
+from ...lab.experiment.recipe import RecipeTable
 from ...core.config_checks import int_refusal
 from ...core.device import device_label, pick_device
 from ...core.evaluate import evaluate_lengths
@@ -32,7 +34,9 @@ class TrainedLengthExplorer:
     long a retrain takes (default :func:`expected_note` for the real zoo; none for custom metrics).
     ``device`` is where the button trains (default :func:`~lengen_utils.core.device.pick_device`: CUDA when
     there is a GPU, as in a Colab GPU runtime); the button and its status name it, and ``retrain``
-    receives it when it has a ``device`` parameter.
+    receives it when it has a ``device`` parameter. ``unseen[trained_length]`` is an entry that is not cached (a
+    table's variant at a value no row has, :meth:`RecipeTable.at`): the slider offers it, and the button trains
+    it here. :meth:`from_table` builds both from a recipe table's axis.
     """
 
     SAME = 0.005          # curves closer than half a percentage point everywhere "coincide"
@@ -41,9 +45,16 @@ class TrainedLengthExplorer:
                  retrain: Callable[..., Mapping[int, float]] | None = None, title: str = "",
                  reference: Mapping[str, Mapping[int, float]] | None = None, marks: Mapping[str, float] | None = None,
                  label: str = "trained on <= {k} digits", draw: bool = True,
-                 expected: Callable[[str], str] | None = None, device: torch.device | str | None = None):
+                 expected: Callable[[str], str] | None = None, device: torch.device | str | None = None,
+                 unseen: Mapping[int, ZooEntry] | None = None):
         if not names:
             raise ValueError("TrainedLengthExplorer needs at least one zoo entry")
+        unseen = dict(unseen or {})
+        odd = {k: v for k, v in unseen.items() if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1
+               or k in names or not isinstance(v, ZooEntry)}
+        if odd:
+            raise ValueError(f"unseen maps a trained length that has no cached entry (a whole number >= 1) to the "
+                             f"ZooEntry to train there; got {odd!r}")
         bad = {k: v for k, v in names.items()
                if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1 or not isinstance(v, str)}
         if bad:
@@ -51,6 +62,7 @@ class TrainedLengthExplorer:
                              f"got {bad!r}")
         w = _widgets()
         self.names = {int(k): v for k, v in sorted(names.items())}
+        self.unseen = {int(k): v for k, v in sorted(unseen.items())}
         self.metrics_fn = metrics or zoo.metrics
         self.retrain_fn = retrain or retrain_entry
         self.device = pick_device(None if device is None else str(device))
@@ -60,7 +72,8 @@ class TrainedLengthExplorer:
         self.fresh: dict[int, dict[int, float]] = {}          # live retrained curves, by trained length
         self.last_curves: dict[str, dict[int, float]] = {}
         self.last_figure = None
-        self.slider = w.SelectionSlider(options=list(self.names), value=list(self.names)[len(self.names) // 2],
+        self.slider = w.SelectionSlider(options=sorted({*self.names, *self.unseen}),
+                                        value=list(self.names)[len(self.names) // 2],
                                         description="trained ≤", continuous_update=False)
         self.button = _tip(w.Button(description=f"retrain live on {self.device.type.upper()}", button_style="warning",
                                     icon="play", layout=w.Layout(width="auto")),
@@ -75,6 +88,17 @@ class TrainedLengthExplorer:
         self.widget = w.VBox([w.HBox([self.slider, self.button]), w.HBox([self.progress, self.clock]),
                               self.status, self.out])
 
+    @classmethod
+    def from_table(cls, table: RecipeTable, axis: str = "trained_length", *, where: Mapping[str, object] | None = None,
+                   unseen: Sequence[int] = (), **kwargs) -> "TrainedLengthExplorer":
+        """The explorer of ``table``'s rows along ``axis`` (those matching ``where``): each cached row's first seed,
+        and at each ``unseen`` value the table's variant there (:meth:`RecipeTable.at`), which the button trains
+        live. A value the configs refuse raises ``ValueError`` naming the limit."""
+        where = dict(where or {})
+        names = {value: table.one(**{**where, axis: value}).entries()[0].name for value in table.along(axis, **where)}
+        fresh = {value: table.at(axis, value, **where).entries()[0] for value in unseen}
+        return cls(names, unseen=fresh, **kwargs)
+
     def _on_slide(self, change) -> None:
         self.show(change["new"])
 
@@ -85,9 +109,9 @@ class TrainedLengthExplorer:
         """Why trained length ``k`` cannot be shown (a sentence), or None when it can: a ``k`` that is not an int
         (``'10'``, as ``input()`` returns it) is refused by its type, not reported missing among the choices."""
         why = int_refusal(k, "the trained length")
-        if why is None and int(k) not in self.names:
+        if why is None and int(k) not in self.names and int(k) not in self.unseen:
             why = f"no cached model trained on {k!r} digits"
-        return None if why is None else f"{why}; choose one of {list(self.names)}"
+        return None if why is None else f"{why}; choose one of {sorted({*self.names, *self.unseen})}"
 
     def _check(self, k: object) -> int:
         why = self.refusal(k)
@@ -96,11 +120,18 @@ class TrainedLengthExplorer:
         return int(k)
 
     def cached(self, k: int) -> dict[int, float]:
-        """The cached ``{length: EM}`` of the model trained on lengths <= ``k`` (``ValueError`` for another ``k``)."""
-        return {int(x): float(y) for x, y in self.metrics_fn(self.names[self._check(k)]).items()}
+        """The cached ``{length: EM}`` of the model trained on lengths <= ``k`` (``ValueError`` for another ``k``, and
+        for an unseen one, which only the button trains)."""
+        if self._check(k) not in self.names:
+            raise ValueError(f"no model trained on at most {k} digits is cached; the retrain button trains one here")
+        return {int(x): float(y) for x, y in self.metrics_fn(self.names[k]).items()}
 
     def curves(self, k: int) -> dict[str, dict[int, float]]:
-        curves = {self.label.format(k=k) + " (cached)": self.cached(k)}
+        if k in self.names:
+            curves = {self.label.format(k=k) + " (cached)": self.cached(k)}
+        else:       # an unseen value: its cached neighbours, between which its curve should fall once trained
+            below, above = [v for v in self.names if v < k][-1:], [v for v in self.names if v > k][:1]
+            curves = {self.label.format(k=v) + " (cached)": self.cached(v) for v in below + above}
         if k in self.fresh:
             curves[self.label.format(k=k) + " (retrained now)"] = self.fresh[k]
         curves.update(self.reference)
@@ -122,7 +153,10 @@ class TrainedLengthExplorer:
                 f"points (at length {worst}){why}.")
 
     def summary(self, k: int) -> str:
-        em = self.cached(k)
+        if k not in self.names and k not in self.fresh:
+            return (f"<b>{_html.escape(self.unseen[k].name)}</b>: no model trained on at most {k} digits is cached; "
+                    f"the button trains one here ({_html.escape(self.unseen[k].description)}).")
+        em = self.cached(k) if k in self.names else self.fresh[k]
         inside = [v for x, v in em.items() if x <= k]
         outside = {x: v for x, v in em.items() if x > k}
         facts = []
@@ -133,15 +167,17 @@ class TrainedLengthExplorer:
             facts.append(f"First unseen length {first}: EM {100 * outside[first]:.1f}%")
             facts.append(f"longest tested ({last}): EM {100 * outside[last]:.1f}%")
         span = "<span style='white-space:nowrap'>{}</span>"
-        lines = [f"<b>{_html.escape(self.names[k])}</b>: trained on operands of at most {k} digits.",
+        name = self.names[k] if k in self.names else f"{self.unseen[k].name} (trained here, not cached)"
+        lines = [f"<b>{_html.escape(name)}</b>: trained on operands of at most {k} digits.",
                  " &middot; ".join(span.format(f) for f in facts)]
-        if k in self.fresh:
+        if k in self.fresh and k in self.names:
             lines.append(_html.escape(self.agreement(k)))
         return "<div style='line-height:1.5'>" + "<br>".join(x for x in lines if x) + "</div>"
 
     def xlim(self) -> tuple[float, float]:
         """One x range for every slider position (all entries and references), so the axes never jump."""
         xs = [int(x) for k in self.names for x in self.metrics_fn(self.names[k])]
+        xs += [int(x) for e in self.unseen.values() for x in e.eval_lengths]
         xs += [int(x) for c in self.reference.values() for x in c]
         return (min(xs) - 0.7, max(xs) + 0.7)
 
@@ -176,13 +212,21 @@ class TrainedLengthExplorer:
         self.last_figure = show_figure(self.out, lambda: self.figure(k))
 
     def expected(self, k: int) -> str:
-        """The time the retrain button promises, in words (empty when unknown)."""
-        return "" if self.expected_fn is None else self.expected_fn(self.names[self._check(k)])
+        """The time the retrain button promises, in words (empty when unknown); for an unseen value, that of the
+        nearest cached one (the same recipe but for the axis)."""
+        k = self._check(k)
+        if self.expected_fn is None:
+            return ""
+        if k in self.names:
+            return self.expected_fn(self.names[k])
+        nearest = min(self.names, key=lambda have: (abs(have - k), have))
+        return f"as for {nearest} digits, {self.expected_fn(self.names[nearest])}"
 
     def retrain(self, k: int) -> dict[int, float]:
         """Train the entry for ``k`` from scratch here (progress bar with elapsed and remaining time), then redraw."""
         k = self._check(k)
-        name = self.names[k]
+        target = self.names[k] if k in self.names else self.unseen[k]      # an unseen value: its ZooEntry
+        name = target if isinstance(target, str) else target.name
         promise = self.expected(k)
         self.status.value = (f"Retraining <b>{_html.escape(name)}</b> on this machine's "
                              f"{_html.escape(device_label(self.device))} (the cached file is not touched)"
@@ -207,7 +251,7 @@ class TrainedLengthExplorer:
         try:
             with self.out:        # an Output widget swallows exceptions raised inside it: carry them out
                 try:
-                    fresh = self.retrain_fn(name, **kwargs)
+                    fresh = self.retrain_fn(target, **kwargs)
                 except Exception as err:
                     failure = err
         finally:
@@ -264,10 +308,11 @@ def expected_note(name: str, device: torch.device | str | None = None) -> str:
             f"{torch.get_num_threads()} thread(s) on {cores} core(s) with a load of {load:.1f}")
 
 
-def retrain_entry(name: str, n: int | None = None, progress: bool = True,
+def retrain_entry(name: str | ZooEntry, n: int | None = None, progress: bool = True,
                   on_step: Callable[[int, int], None] | None = None,
                   device: torch.device | str | None = None) -> dict[int, float]:
-    """Train zoo entry ``name`` from its seed in this process and measure EM at its lengths.
+    """Train zoo entry ``name`` (or an unregistered :class:`ZooEntry`, a table's variant) from its seed in this
+    process and measure EM at its lengths.
 
     Trains with ``zoo.train_entry`` (the entry's seeded initialisation and training config) on
     ``device`` (default :func:`~lengen_utils.core.device.pick_device`: CUDA when there is a GPU).
@@ -275,7 +320,7 @@ def retrain_entry(name: str, n: int | None = None, progress: bool = True,
     ``n`` overrides the number of test problems per length (default: the entry's own ``eval_n``);
     ``on_step(step, total)`` is called every 50 steps (and replaces the text progress bar).
     """
-    e = zoo.entry(name)
+    e = name if isinstance(name, ZooEntry) else zoo.entry(name)
     callback = None if on_step is None else (lambda step, _loss: on_step(step, e.train.steps))
     model, _ = zoo.train_entry(e, progress=progress and on_step is None, callback=callback,
                                device=pick_device(None if device is None else str(device)))

@@ -17,7 +17,7 @@ from ...core.config_checks import (ConfigError, check_field_types, override_valu
 from ...core.model import ModelConfig
 from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
-from .entry import ZooEntry, entry_name
+from .entry import ZooEntry, entry_name, variant_id
 
 Configured = TypeVar("Configured")      # a Recipe or a ZooEntry: anything with task, model and train
 
@@ -249,6 +249,21 @@ class RecipeTable:
     def recipes(self) -> tuple[Recipe, ...]:
         """Every row's recipe, in the table's order."""
         return tuple(self.recipe(label) for label in self.variants)
+
+    def at(self, axis: str, value: object, **where: object) -> Recipe:
+        """The recipe at ``value`` of ``axis`` among the rows matching ``where``: that row, or, for a value no row has,
+        the row with the nearest value (the lower one on a tie) with only the axis's field changed, an unregistered
+        variant called ``{row id}[{axis}={value}]`` that a widget can train live. A value the configs refuse (past the
+        position table, say) raises ``ValueError`` naming the limit."""
+        along = self.along(axis, **where)
+        if value in along:
+            return self.one(**{**where, axis: value})
+        nearest = min(along, key=lambda have: (abs(have - value), have))
+        row = self.one(**{**where, axis: nearest})
+        path = self.axis_field(axis)
+        return with_overrides(replace(row, id=variant_id(row.id, f"{axis}={value}")),
+                              {path: value, "description": f"{row.id} with {path} = {value}: a variant trained live, "
+                                                           f"not cached"})
 
 
 def _read_field(recipe: Recipe, path: str) -> object:

@@ -12,12 +12,15 @@ order in which modules were imported. A chapter's recipes module imports only th
 """
 from __future__ import annotations
 
+import importlib
 from importlib import metadata
+from pathlib import Path
 from types import ModuleType
 
 from ..experiment.entry import ZooError
 from ..experiment import lab_recipes as lab
 from .aliases import add_alias
+from .manifest import REPO_ROOT
 from .registry import ENTRIES, catalog, entry, register, register_recipe
 
 #: the entry-point group that lists the modules of recipe tables (each holds ``TABLES``)
@@ -32,13 +35,30 @@ SEEDED_ALIASES: dict[str, str] = {"nb03-rpe-l5": "nb03-rpe-l5-s0", "nb03-ape-l5"
                                   "nb03-alibi-l5": "nb03-alibi-l5-s0"}
 
 
+def declared_in_pyproject(path: Path = REPO_ROOT / "pyproject.toml") -> dict[str, str]:
+    """``{name: module}`` of the group :data:`RECIPE_GROUP` as ``pyproject.toml`` declares it (empty without the file):
+    the same declaration, read from its source, for a checkout used without installing it (``PYTHONPATH=.``, a GPU
+    machine's copy of the working tree) or an installation older than the group."""
+    if not path.is_file():
+        return {}
+    header, declared = f'[project.entry-points."{RECIPE_GROUP}"]', {}
+    lines = path.read_text().splitlines()
+    for line in lines[lines.index(header) + 1:] if header in lines else []:
+        if not line.strip() or line.startswith("["):
+            break
+        name, _, module = line.partition("=")
+        declared[name.strip()] = module.strip().strip('"')
+    return declared
+
+
 def declared_modules() -> tuple[ModuleType, ...]:
-    """The recipes modules the installed package declares (group :data:`RECIPE_GROUP`), by entry-point name. None
-    declared (a checkout used without ``pip install -e .``, or installed before the group existed) raises
+    """The recipes modules the package declares (group :data:`RECIPE_GROUP`), by entry-point name: from the installed
+    metadata, else from the checkout's ``pyproject.toml`` (:func:`declared_in_pyproject`). None declared raises
     :class:`ZooError` with the command that installs them."""
     points = metadata.entry_points()
     found = points.select(group=RECIPE_GROUP) if hasattr(points, "select") else points.get(RECIPE_GROUP, ())
-    modules = tuple(point.load() for point in sorted(found, key=lambda point: point.name))
+    declared = {point.name: point.value for point in found} or declared_in_pyproject()
+    modules = tuple(importlib.import_module(declared[name]) for name in sorted(declared))
     if not modules:
         raise ZooError(f"no recipe tables are declared (entry-point group {RECIPE_GROUP!r}): the package's metadata "
                        f"is missing or older than its code; install it with `pip install -e .` in the repository "
@@ -65,4 +85,4 @@ def register_all() -> None:
 register_all()
 
 __all__ = ["ENTRIES", "FLAGSHIP_ALIASES", "RECIPE_GROUP", "RECIPE_MODULES", "SEEDED_ALIASES", "catalog",
-           "declared_modules", "entry", "register", "register_all"]
+           "declared_in_pyproject", "declared_modules", "entry", "register", "register_all"]

@@ -52,6 +52,16 @@ def test_a_contradicted_claim_says_not_reproduced_with_the_measured_reason():
                         "<= 10.0%; 0 of 3 seeds reach it")
 
 
+def test_a_length_the_course_does_not_attempt_reads_in_digits_and_a_fraction_above_one_is_refused():
+    length = M.PaperNumber(">=", 135, "135 for 1-20 (Figure 3)", unit="digits")
+    claim = M.Claim("x/len", M.CHO, "Figure 3", "length 135", length, "05", why_not="no such model")
+    assert M.paper_text(claim) == ">= 135 digits (135 for 1-20 (Figure 3))"
+    with pytest.raises(ValueError, match="135 is read as a fraction.*unit='digits'"):
+        M.Claim("x/len", M.CHO, "Figure 3", "length 135", M.PaperNumber(">=", 135, "135"), "05", why_not="none")
+    with pytest.raises(ValueError, match="'fraction' or 'digits'"):
+        M.PaperNumber(">=", 1, "x", unit="percent")
+
+
 def test_an_unstated_number_is_labelled_as_the_courses_reading():
     v = M.verdict(planted(UNSTATED), measured(0.92, 0.95, 0.97), ("d_model",))
     assert v.cls == M.DEPARTURES and "on the course's reading of the paper's words" in v.text

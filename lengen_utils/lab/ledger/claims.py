@@ -125,10 +125,10 @@ CHO_CLAIMS = (
     Claim("cho-fig3/1-10-sink", CHO, "Section 4.1, Figure 3", _FIG3, _FIG3_NUMBER, "05",
           Measure("nb05-sink", "generalizable length"), setup="cho-fig3"),
     Claim("cho-fig3/1-20", CHO, "Section 4.1, Figure 3", "generalizable length 135 for models trained on 1-20",
-          PaperNumber(">=", 135, "135 for 1-20 (Figure 3)"), "05",
+          PaperNumber(">=", 135, "135 for 1-20 (Figure 3)", unit="digits"), "05",
           why_not="no model trained on 1-20 digit sums; the course trains 1-5, 1-10, 1-15 and 1-30"),
     Claim("cho-appendix-b1", CHO, "Appendix B.1", "we could scale up the generalizable length to 500 by training "
-          "with lengths 1-160", PaperNumber(">=", 500, "generalizable length 500 for 1-160"), "05",
+          "with lengths 1-160", PaperNumber(">=", 500, "generalizable length 500 for 1-160", unit="digits"), "05",
           why_not="no model trained on 1-160 digit sums"),
     Claim("cho-fig4/2-layers", CHO, "Section 4.1, Figure 4",
           "the performances are well extrapolated to test lengths (longer than trained lengths) [for deeper models]",

@@ -48,16 +48,21 @@ OPS: dict[str, Callable[[float, float], bool]] = {">=": lambda a, b: a >= b, "<=
 class PaperNumber:
     """The paper's threshold for the claim: ``value`` compared with ``op`` (``">="`` a success claim, ``"<="`` a
     failure claim). ``stated``: the paper writes the number; otherwise ``value`` is the course's reading of the
-    paper's words (``reading`` says how), and the verdict says so."""
+    paper's words (``reading`` says how), and the verdict says so. ``unit``: what ``value`` counts where the claim has
+    no measure to say it (a claim the course does not attempt): ``"fraction"`` (exact match) or ``"digits"`` (a
+    length)."""
     op: str
     value: float
     words: str
     stated: bool = True
     reading: str = ""
+    unit: str = "fraction"
 
     def __post_init__(self) -> None:
         if self.op not in OPS:
             raise ValueError(f"a paper's threshold compares with one of {tuple(OPS)}, got {self.op!r}")
+        if self.unit not in ("fraction", "digits"):
+            raise ValueError(f"a paper's number is a 'fraction' or 'digits', got unit={self.unit!r}")
         if not self.stated and not self.reading:
             raise ValueError(f"an unstated paper number needs the course's reading of {self.words!r}")
 
@@ -118,6 +123,9 @@ class Claim:
                 raise ValueError(f"{self.id}: no paper setup {name!r}; known: {', '.join(sorted(PAPER_SETUPS))}")
         if self.measure is not None and not self.setup and not self.labelled:
             raise ValueError(f"{self.id}: a claim with no paper setup to compare lists its departures (labelled=...)")
+        if paper_unit(self) == "fraction" and abs(self.number.value) > 1:
+            raise ValueError(f"{self.id}: the paper's number {self.number.value:g} is read as a fraction (an exact "
+                             f"match); a length says unit='digits' (or measures a generalizable length)")
 
 
 @dataclass(frozen=True)
@@ -237,11 +245,19 @@ def _fraction(x: float) -> str:
     return f"{100 * x:.3g}%"
 
 
+def paper_unit(claim: Claim) -> str:
+    """What the paper's number counts: ``"digits"`` for a generalizable length (measured, or stated as
+    ``unit="digits"`` on a claim not attempted), else ``"fraction"`` (``gain`` too: a difference of fractions)."""
+    if claim.measure is None:
+        return claim.number.unit
+    return "digits" if claim.measure.statistic == "generalizable length" else "fraction"
+
+
 def paper_text(claim: Claim) -> str:
     """The paper's number as the paper's, e.g. ``">= 95% (more than 95% ... up to 200-digit additions)"``, or as the
     course's reading of the paper's words where the paper gives no number."""
     number, statistic = claim.number, "em" if claim.measure is None else claim.measure.statistic
-    if statistic == "generalizable length":
+    if paper_unit(claim) == "digits":
         value = f"{number.value:g} digits"
     elif statistic == "gain":
         value = f"{100 * number.value:+.3g} points"

@@ -1,6 +1,6 @@
 """The seeds of a recipe, read and measured in one place (``course.common.seeds``), and a retired entry's record.
 
-* ``live_curves`` / ``live_seed_curves``: seeds -> live accuracy, the course's one live measurement of cached
+* ``live_curves`` / ``Runs.live``: seeds -> live accuracy, the course's one live measurement of cached
   checkpoints (a median [range] of them is ``analysis.generalization.median_and_range``); checked against
   ``evaluate_lengths`` itself.
 * A retired entry (``zoo retire``: weights deleted, record moved to ``retired.json``) keeps its measurements readable
@@ -12,8 +12,9 @@ import shutil
 
 import pytest
 
+from lengen_utils.analysis.generalization import median_and_range
 from lengen_utils.core.evaluate import evaluate_lengths
-from lengen_utils.lab.zoo import live_curves, live_seed_curves
+from lengen_utils.lab.zoo import live_curves, runs
 from lengen_utils.lab import zoo
 from lengen_utils.lab.leaderboard import leaderboard
 from lengen_utils.lab.zoo.records import read_measured, retire
@@ -29,8 +30,8 @@ def test_live_curves_are_evaluate_lengths_of_each_checkpoint():
         assert live[name] == {k: r.exact_match for k, r in direct.items()}
 
 
-def test_live_seed_curves_measure_every_built_seed():
-    by_seed = live_seed_curves(RECIPE, [5], n=30, seed=5)
+def test_runs_live_measures_every_built_seed():
+    by_seed = runs(RECIPE).live([5], n=30, seed=5)
     names = zoo.recipe_entries(RECIPE, built_only=True)
     assert sorted(by_seed) == sorted(names)
     assert by_seed == {seed: live for seed, live in zip(names, live_curves(names.values(), [5], 30, 5).values())}
@@ -66,3 +67,15 @@ def test_a_retired_entry_keeps_its_measurements_readable(small_store):
     board = leaderboard(tag=zoo.entry(kept).tags[0], assets=root)
     method = board["methods"][RECIPE]
     assert set(method["entries"]) == {kept, retired}
+
+
+def test_runs_by_id_or_by_a_tables_axes():
+    from lengen_utils.course.ch05_coupling.recipes import TRAINED_LENGTH
+    by_axis, by_id = runs(TRAINED_LENGTH, trained_length=10), runs("nb05-len10")
+    assert by_axis == by_id and by_axis.recipe_id == "nb05-len10"
+    assert set(by_id.recorded().items()) >= set(by_id.built().items())
+    assert set(by_id.entries) == set(by_id.recorded()) == {0, 1, 2, 3, 4}      # five seeds, all recorded
+    assert by_id.curves() == {s: zoo.metrics(name) for s, name in by_id.recorded().items()}
+    assert by_id.band() == median_and_range(by_id.curves())
+    with pytest.raises(TypeError, match="select a row of a RecipeTable"):
+        runs("nb05-len10", trained_length=10)

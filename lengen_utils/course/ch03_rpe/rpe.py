@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ...analysis.generalization import median_and_range
-from ...lab.zoo import live_seed_curves
+from ...lab.zoo import runs
 from ..common.claims import claim
 from ..common.paper_scale import PaperScale
 from ..common.seeds import medians, seed_curves
@@ -110,7 +110,7 @@ def comparison_bands() -> dict[str, dict[int, tuple[float, float, float]]]:
 
 def comparison_live(lengths: Sequence[int], n: int) -> dict[str, dict[int, dict[int, float]]]:
     """``{encoding: {seed: {length: EM}}}`` of every built seed, measured now on ``n`` problems per length."""
-    return {label: live_seed_curves(recipe, lengths, n) for label, recipe in COMPARISON.items()}
+    return {label: runs(recipe).live(lengths, n) for label, recipe in COMPARISON.items()}
 
 
 def check_comparison(live: Mapping[str, Mapping[int, Curve]]) -> None:

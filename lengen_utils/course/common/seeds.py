@@ -1,5 +1,6 @@
-"""The built seeds of one recipe: ``nb05-len10-s0``, ``nb05-len10-s1``, ... are the seeds of method
-``nb05-len10`` (:func:`lengen_utils.lab.zoo.recipe_entries`); a seed that is not built yet is left out."""
+"""The seeds of one recipe, as the course's sections read them: ``nb05-len10-s0``, ``nb05-len10-s1``, ... are the
+seeds of method ``nb05-len10``; the store's answers come from :func:`lengen_utils.lab.zoo.runs` (its
+:class:`~lengen_utils.lab.zoo.runs.Runs`), and a seed that is not built or recorded yet is left out."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -7,7 +8,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ...lab.zoo import metrics, per_digit, recipe_entries
+from ...lab.zoo import per_digit, recipe_entries, runs
 
 T = TypeVar("T")
 
@@ -17,18 +18,18 @@ Curves = dict[int, dict[int, float]]
 
 def built_entries(method: str) -> dict[int, str]:
     """``{seed: entry name}`` of the catalog entries of ``method`` that are built (in the manifest)."""
-    return recipe_entries(method, built_only=True)
+    return runs(method).built()
 
 
 def recorded_entries(method: str) -> dict[int, str]:
     """``{seed: entry name}`` of the seeds of ``method`` whose measurements are recorded: built, or retired from
     ``assets/`` with their records kept (``retired.json``). Read their records; load only :func:`built_entries`."""
-    return recipe_entries(method, recorded_only=True)
+    return runs(method).recorded()
 
 
 def seed_curves(method: str) -> Curves:
     """``{seed: {length: EM}}`` of the recorded seeds of ``method``, read from their records (nothing is loaded)."""
-    return {seed: metrics(name) for seed, name in recorded_entries(method).items()}
+    return runs(method).curves()
 
 
 def seed_per_digit(method: str) -> dict[int, dict[int, dict[int, float]]]:

@@ -32,7 +32,7 @@ atomically, with its asset, and repairing an interrupted write), ``builder`` (tr
 (the command line).
 """
 from .aliases import ALIASES, resolve
-from .builder import build, check_buildable, live_curves, live_seed_curves, load, measure, train_entry, verify
+from .builder import build, check_buildable, live_curves, load, measure, train_entry, verify
 from .catalog import ENTRIES, catalog, entry, register
 from .commands import main
 from ..experiment.entry import ZooEntry, ZooError, variant_id
@@ -40,12 +40,13 @@ from .flagship import ape_recipe, coupled_recipe, flagship_recipe
 from .manifest import ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path, read_manifest
 from ..experiment.recipe import Recipe, with_overrides
 from .registry import RECIPES, entry_for, get_recipe, recipe_entries, register_recipe
+from .runs import Runs, runs
 from .store import commit, entry_record, manifest_record, metrics, per_digit, record_in_manifest
 
 __all__ = [
     "ALIASES", "ASSETS", "ENTRIES", "MANIFEST", "RECIPES", "REPO_ROOT", "Recipe", "ZooEntry", "ZooError",
-    "ape_recipe", "assets_dir", "build", "live_curves", "live_seed_curves", "catalog", "check_buildable", "checkpoint_path", "commit",
+    "ape_recipe", "assets_dir", "build", "live_curves", "catalog", "check_buildable", "checkpoint_path", "commit",
     "coupled_recipe", "entry", "entry_for", "entry_record", "flagship_recipe", "get_recipe", "load", "main", "manifest_record",
     "measure", "metrics", "per_digit", "read_manifest", "recipe_entries", "record_in_manifest", "register",
-    "register_recipe", "resolve", "train_entry", "variant_id", "verify", "with_overrides",
+    "register_recipe", "resolve", "Runs", "runs", "train_entry", "variant_id", "verify", "with_overrides",
 ]

@@ -27,7 +27,7 @@ from ...core.config_checks import ConfigError
 from ...core.train import TrainConfig, TrainResult, check_lengths_fit, check_training_plan, fit
 from .catalog import catalog, entry
 from ..experiment.entry import ZooEntry, ZooError
-from .registry import entry_for, recipe_entries
+from .registry import entry_for
 from .manifest import assets_dir, read_manifest
 from .store import commit, manifest_record
 
@@ -206,14 +206,6 @@ def live_curves(names: Iterable[str], lengths: Iterable[int], n: int, seed: int 
     lengths = list(lengths)
     return {name: {k: r.exact_match for k, r in evaluate_lengths(*load(name), lengths, n=n, seed=seed,
                                                                  progress=progress).items()} for name in names}
-
-
-def live_seed_curves(recipe: str, lengths: Iterable[int], n: int, seed: int = EVAL_SEED) -> dict[int, dict[int, float]]:
-    """``{seed: {length: EM}}`` of the built seeds of ``recipe``, measured now (:func:`live_curves`); a median
-    [range] over them is :func:`~lengen_utils.analysis.generalization.median_and_range`."""
-    seeds = recipe_entries(recipe, built_only=True)
-    live = live_curves(seeds.values(), lengths, n, seed)
-    return {s: live[name] for s, name in seeds.items()}
 
 
 def _em(table: dict) -> dict[int, float]:

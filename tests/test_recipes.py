@@ -125,6 +125,8 @@ def test_each_variant_maps_to_the_recipe_trained_with_it(recipes, variants, vari
 def test_method_maps_name_the_recipes_of_their_methods():
     assert ch05.ABLATION.ids() == ("nb05-plain", "nb05-bias", "nb05-pack", "nb05-both")
     assert set(BASELINE_LABELS) == set(ch05.BASELINES.ids())
+    tagged = [r for r in zoo.RECIPES.values() if "nb05-baselines" in r.tags]
+    assert tagged and all(r.title for r in tagged), [r.id for r in tagged if not r.title]   # each row names itself
     assert set(nb08.METHODS) | {r for rs in nb08.WIDGET_TRAINED.values() for r in rs.values()} == set(
         zoo.get_recipe(r).id for r in __import__("lengen_utils.course.ch08_beyond.recipes",
                                                  fromlist=["METHODS"]).METHODS.ids())

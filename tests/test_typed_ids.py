@@ -20,7 +20,7 @@ DEFINING = ("/recipes.py", "/lab_recipes.py", "/zoo/aliases.py")
 #: 287 and 76 another way); issue 52's target is a cut of at least 80%
 BASELINE = {"package": 339, "notebooks": 92}
 #: the ceilings: today's counts (2026-11-29), which may only fall
-CEILING = {"package": 322, "notebooks": 82}
+CEILING = {"package": 311, "notebooks": 82}
 
 
 def known_ids() -> set[str]:

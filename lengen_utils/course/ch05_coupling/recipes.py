@@ -31,7 +31,8 @@ ABLATION = RecipeTable(
     prefix="nb05",
     base=COUPLED,
     variants={
-        "plain": {**_ABLATION_ROWS, "task.pack": 1, "model.relative_bias": False, "train.batch_size": 128,
+        "plain": {"title": "plain coupling (Cho et al.)",
+            **_ABLATION_ROWS, "task.pack": 1, "model.relative_bias": False, "train.batch_size": 128,
             "description": ("plain position coupling as published (Cho et al.): learned table over coupled"
                             " IDs, no relative bias, one problem per sequence; 1-10 digit sums, seed "
                             "{seed} (notebook 05)"), "tags": ("nb05", "nb05-baselines")},
@@ -41,7 +42,7 @@ ABLATION = RecipeTable(
         "pack": {**_ABLATION_ROWS, "model.relative_bias": False,
             "description": ("position coupling + packing (4 problems per sequence, disjoint ID ranges), no"
                             " relative bias; 1-10 digit sums, seed {seed} (notebook 05)"), "tags": ("nb05",)},
-        "both": {**_ABLATION_ROWS,
+        "both": {"title": "both (our variant)", **_ABLATION_ROWS,
             "description": ("position coupling + coupled relative bias + packing (the flagship recipe); "
                             "1-10 digit sums, seed {seed} (notebook 05)"), "tags": ("nb05", "nb05-baselines")},
     },
@@ -158,37 +159,39 @@ BASELINES = RecipeTable(
     prefix="nb05",
     base=APE,
     variants={
-        "base-ape": {**_BASELINES_ROWS,
+        "base-ape": {"title": "APE", **_BASELINES_ROWS,
             "description": ("plain APE: learned absolute positions 0, 1, 2, ... (the flagship's baseline);"
                             " 3 layers, 10,000 steps of 128 problems; 1-10 digit sums, seed {seed} "
                             "(notebook 05, baselines)")},
-        "base-rsape": {**_BASELINES_ROWS, "task.random_start": True, "train.steps": 4000,
+        "base-rsape": {"title": "random-start APE", **_BASELINES_ROWS, "task.random_start": True, "train.steps": 4000,
             "description": ("random-start APE (Cho et al.; Ruoss et al.'s randomized positions); 3 layers,"
                             " 4,000 steps of 128 problems; 1-10 digit sums, seed {seed} (notebook 05, "
                             "baselines)")},
-        "base-nope": {**_BASELINES_ROWS, "model.encoding": "none", "train.steps": 4000,
+        "base-nope": {"title": "NoPE", **_BASELINES_ROWS, "model.encoding": "none", "train.steps": 4000,
             "description": ("NoPE: no position encoding (Kazemnejad et al.); 3 layers, 4,000 steps of 128 "
                             "problems; 1-10 digit sums, seed {seed} (notebook 05, baselines)")},
-        "base-rope": {**_BASELINES_ROWS, "model.encoding": "rope", "train.steps": 4000,
+        "base-rope": {"title": "RoPE", **_BASELINES_ROWS, "model.encoding": "rope", "train.steps": 4000,
             "description": ("RoPE: rotary position encoding (Su et al.); 3 layers, 4,000 steps of 128 "
                             "problems; 1-10 digit sums, seed {seed} (notebook 05, baselines)")},
-        "base-alibi": {**_BASELINES_ROWS, "model.encoding": "alibi", "train.steps": 4000,
+        "base-alibi": {"title": "ALiBi", **_BASELINES_ROWS, "model.encoding": "alibi", "train.steps": 4000,
             "description": ("ALiBi: linear attention biases (Press et al.); 3 layers, 4,000 steps of 128 "
                             "problems; 1-10 digit sums, seed {seed} (notebook 05, baselines)")},
-        "base-hints": {**_BASELINES_ROWS, "task.format": "cho_hints", "task.random_start": True,
+        "base-hints": {"title": "index hints",
+            **_BASELINES_ROWS, "task.format": "cho_hints", "task.random_start": True,
             "task.max_position": 255, "model.max_positions": 256, "train.steps": 4000,
             "description": ("index hints (Zhou et al.) in Cho's format, random-start APE; 3 layers, 4,000 "
                             "steps of 128 problems; 1-10 digit sums, seed {seed} (notebook 05, baselines)")},
-        "base-abacus": {**_BASELINES_ROWS, "task.positions": "abacus", "task.random_start": True,
+        "base-abacus": {"title": "Abacus", **_BASELINES_ROWS, "task.positions": "abacus", "task.random_start": True,
             "task.max_position": 64, "model.max_positions": 65, "train.steps": 4000,
             "description": ("Abacus IDs (McLeish et al.) in a learned table, random offset in training; 3 "
                             "layers, 4,000 steps of 128 problems; 1-10 digit sums, seed {seed} (notebook "
                             "05, baselines)")},
-        "base-fire": {**_BASELINES_ROWS, "model.encoding": "fire", "train.steps": 4000,
+        "base-fire": {"title": "FIRE", **_BASELINES_ROWS, "model.encoding": "fire", "train.steps": 4000,
             "description": ("FIRE: functional relative positions with progressive interpolation (Li et al."
                             " 2024); 3 layers, 4,000 steps of 128 problems; 1-10 digit sums, seed {seed} "
                             "(notebook 05, baselines)")},
-        "base-fire-hints": {**_BASELINES_ROWS, "task.format": "cho_hints", "task.random_start": True,
+        "base-fire-hints": {"title": "FIRE + index hints",
+            **_BASELINES_ROWS, "task.format": "cho_hints", "task.random_start": True,
             "task.max_position": 255, "model.encoding": "fire", "model.max_positions": 256, "train.steps": 4000,
             "description": ("FIRE with index hints (Zhou et al. 2024's recipe) in Cho's format, "
                             "random-start IDs; 3 layers, 4,000 steps of 128 problems; 1-10 digit sums, "

@@ -1,12 +1,19 @@
-"""The labels of notebook 05's baselines leaderboard (tag ``nb05-baselines``, recipes ``ch05_coupling.recipes``),
-shared by notebook 05 (``ch05_coupling.baselines``), notebook 08's agenda and the coupling explorer widget."""
+"""The labels of notebook 05's baselines leaderboard (tag ``nb05-baselines``), shared by notebook 05
+(``ch05_coupling.baselines``), notebook 08's agenda and the coupling explorer widget.
+
+Each label is its recipe row's ``title`` (``ch05_coupling/recipes.py``), found by the tag: a row added to the
+leaderboard is labelled where it is declared, and one without a title is shown by its id, never left out.
+"""
 from __future__ import annotations
 
-#: ``{recipe: label}`` of the baselines
-BASELINE_LABELS = {"nb05-base-ape": "APE", "nb05-base-rsape": "random-start APE", "nb05-base-nope": "NoPE",
-                   "nb05-base-rope": "RoPE", "nb05-base-alibi": "ALiBi", "nb05-base-hints": "index hints",
-                   "nb05-base-abacus": "Abacus", "nb05-base-fire": "FIRE", "nb05-base-fire-hints": "FIRE + index hints"}
-#: the leaderboard's rows: plain coupling, our variant and the baselines
-LABELS = {"nb05-plain": "plain coupling (Cho et al.)", "nb05-both": "both (our variant)", **BASELINE_LABELS}
+from ...lab.zoo import RECIPES
 
-__all__ = ["BASELINE_LABELS", "LABELS"]
+#: the tag of the leaderboard's recipes: plain coupling, our variant and the baselines
+BASELINES_TAG = "nb05-baselines"
+#: ``{recipe: label}`` of the leaderboard's rows, in the catalog's order
+LABELS = {rid: recipe.title or rid for rid, recipe in RECIPES.items() if BASELINES_TAG in recipe.tags}
+#: ``{recipe: label}`` of the baselines: the rows without position coupling
+BASELINE_LABELS = {rid: label for rid, label in LABELS.items()
+                   if not RECIPES[rid].task.positions.startswith("coupled")}
+
+__all__ = ["BASELINES_TAG", "BASELINE_LABELS", "LABELS"]

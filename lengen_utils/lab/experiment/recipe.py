@@ -24,8 +24,10 @@ Configured = TypeVar("Configured")      # a Recipe or a ZooEntry: anything with 
 
 #: the recipe fields a ``--set`` string may set besides the configs' (``eval_n=200``, ``eval_lengths=[5, 10]``)
 RECIPE_FIELDS = ("eval_n", "eval_lengths")
-#: the plain keys a typed override may set (a :class:`Recipe`'s fields; an entry has all but the last two)
-PLAIN_FIELDS = ("eval_n", "eval_lengths", "description", "tags", "curve_every", "seeds", "seed_in_name")
+#: the plain keys a typed override may set (a :class:`Recipe`'s fields; an entry has all but :data:`RECIPE_ONLY`)
+PLAIN_FIELDS = ("eval_n", "eval_lengths", "description", "tags", "curve_every", "title", "seeds", "seed_in_name")
+#: the plain keys of a recipe that its entries do not have
+RECIPE_ONLY = ("title", "seeds", "seed_in_name")
 SECTIONS = ("task", "model", "train")
 
 
@@ -70,7 +72,7 @@ def with_overrides(item: Configured, overrides: Mapping[str, object] | Iterable[
         texts = {text.partition("=")[0].strip(): text for text in overrides}     # the words a refusal quotes
     by_section: dict[str, dict] = {}
     own: dict[str, object] = {}
-    plain = PLAIN_FIELDS if isinstance(item, Recipe) else PLAIN_FIELDS[:-2]
+    plain = PLAIN_FIELDS if isinstance(item, Recipe) else tuple(f for f in PLAIN_FIELDS if f not in RECIPE_ONLY)
     config_fields = {section: {f.name for f in fields(getattr(item, section))} for section in SECTIONS}
     for key, value in typed.items():
         section, dot, name = key.partition(".")
@@ -109,6 +111,7 @@ class Recipe:
     description: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
     curve_every: int = 0
+    title: str = ""                    # the row's short name in tables and plots ("FIRE + index hints")
     seed_in_name: bool = True          # False: a one-seed recipe whose entry is named by the id alone
 
     def __post_init__(self) -> None:

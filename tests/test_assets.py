@@ -65,7 +65,8 @@ def test_assets_stay_small():
     print(f"\nassets/: course {course / 2**20:.1f} MiB (limit {ASSETS_LIMIT_MB}), paper-scale {gpu / 2**20:.1f} MiB "
           f"(limit {GPU_ASSETS_LIMIT_MB}), total {(course + gpu) / 2**20:.1f} MiB (limit {TOTAL_LIMIT_MB})")
     assert course + gpu < TOTAL_LIMIT_MB * 2**20, \
-        f"assets/ holds {(course + gpu) / 2**20:.1f} MB; keep it under {TOTAL_LIMIT_MB} MB (`zoo retire` what nothing loads)"
+        (f"assets/ holds {(course + gpu) / 2**20:.1f} MB; keep it under {TOTAL_LIMIT_MB} MB (`zoo retire` what "
+         f"nothing loads)")
     assert course < ASSETS_LIMIT_MB * 2**20, \
         f"assets/ holds {course / 2**20:.1f} MB for the course; keep it under {ASSETS_LIMIT_MB} MB"
     assert gpu < GPU_ASSETS_LIMIT_MB * 2**20, \

@@ -2,8 +2,8 @@
 
 It reads the manifest (no model is loaded, nothing is trained): the catalog's entries with the tag that
 are built, retired with their records kept (``assets/retired.json``), or recorded without their weights
-(``assets/records.json``, the record-only GPU runs), grouped by method (the entry's recipe, :attr:`ZooEntry.recipe`: ``nb05-plain-s0``,
-``nb05-plain-s1``, ... are the seeds of method ``nb05-plain``). For each method and tested operand length
+(``assets/records.json``, the record-only GPU runs), grouped by method (the entry's recipe,
+:attr:`ZooEntry.recipe`: ``nb05-plain-s0``, ``nb05-plain-s1``, ... are the seeds of method ``nb05-plain``). For each method and tested operand length
 it gives the median exact match over the seeds and their range (Cho et al.'s Figure 1 shows the same
 median and band), and the generalizable length (:mod:`lengen_utils.analysis.generalization`).
 

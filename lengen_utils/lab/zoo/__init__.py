@@ -26,10 +26,12 @@ Seeds are data: ``entry(NAME).recipe`` and ``.seed`` say which recipe and seed a
 ``recipe_entries(RECIPE)`` gives ``{seed: name}`` and ``entry_for(RECIPE, SEED)`` one seed's entry; code
 outside the zoo uses these and never builds or parses ``-sN`` names.
 
-Modules: ``entry`` (the dataclass), ``registry`` (names, recipes and seeds), ``aliases`` (other names), ``flagship`` (the bench
-recipes), ``catalog`` (the entries), ``manifest`` (reading and checking the manifest), ``store`` (writing it
-atomically, with its asset, and repairing an interrupted write), ``builder`` (train / load / verify), ``commands``
-(the command line).
+Modules: ``registry`` (names, recipes and seeds), ``aliases`` (other names), ``flagship`` (the bench recipes),
+``catalog`` (the entries: the lab's recipes and the chapters', found through the package's entry points),
+``manifest`` (reading and checking the manifest), ``store`` (writing it atomically, with its asset, and repairing an
+interrupted write), ``records`` (what is recorded without weights, retired or GPU-only), ``builder`` (train / load /
+verify), ``runs`` (one recipe's runs in the store), ``commands`` (the command line). The entry and recipe dataclasses
+are data in :mod:`lengen_utils.lab.experiment`.
 """
 from .aliases import ALIASES, resolve
 from .builder import build, check_buildable, live_curves, load, measure, train_entry, verify
@@ -46,7 +48,8 @@ from .store import commit, entry_record, manifest_record, metrics, per_digit, re
 __all__ = [
     "ALIASES", "ASSETS", "ENTRIES", "MANIFEST", "RECIPES", "REPO_ROOT", "Recipe", "ZooEntry", "ZooError",
     "ape_recipe", "assets_dir", "build", "live_curves", "catalog", "check_buildable", "checkpoint_path", "commit",
-    "coupled_recipe", "entry", "entry_for", "entry_record", "flagship_recipe", "get_recipe", "load", "main", "manifest_record",
+    "coupled_recipe", "entry", "entry_for", "entry_record", "flagship_recipe", "get_recipe", "load", "main",
+    "manifest_record",
     "measure", "metrics", "per_digit", "read_manifest", "recipe_entries", "record_in_manifest", "register",
     "register_recipe", "resolve", "Runs", "runs", "train_entry", "variant_id", "verify", "with_overrides",
 ]

@@ -2,8 +2,8 @@
 
 Each notebook's recipes are data in its chapter folder, ``lengen_utils/course/chNN_<topic>/recipes.py`` (a
 :class:`~lengen_utils.lab.experiment.recipe.RecipeTable` per experiment, listed in its ``TABLES``); the lab's own
-(the flagship's runs and the smoke entry) are in :mod:`~lengen_utils.lab.experiment.lab_recipes`. The lab never imports the course: the package
-declares its chapters' recipes modules as entry points of the group :data:`RECIPE_GROUP` (``pyproject.toml``,
+(the flagship's runs and the smoke entry) are in :mod:`~lengen_utils.lab.experiment.lab_recipes`. The lab never
+imports the course: the package declares its chapters' recipes modules as entry points of the group :data:`RECIPE_GROUP` (``pyproject.toml``,
 ``[project.entry-points."lengen_utils.recipes"]``), and :func:`register_all` registers the lab's tables, then each
 declared module's in the order of their names (the notebooks' order), in one call, so that no recipe depends on the
 order in which modules were imported. A chapter's recipes module imports only the core and

@@ -48,7 +48,8 @@ class Runs:
         return median_and_range(self.curves())
 
     def live(self, lengths: Iterable[int], n: int, seed: int = EVAL_SEED) -> dict[int, dict[int, float]]:
-        """``{seed: {length: EM}}`` of the stored seeds, measured now on ``n`` problems per length drawn with ``seed``."""
+        """``{seed: {length: EM}}`` of the stored seeds, measured now on ``n`` problems per length drawn with
+        ``seed``."""
         built = self.built()
         measured = live_curves(built.values(), lengths, n, seed)
         return {s: measured[name] for s, name in built.items()}

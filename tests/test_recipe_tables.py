@@ -130,8 +130,9 @@ def test_every_chapter_recipes_module_is_registered():
 def test_pyproject_declares_every_chapters_recipes_as_an_entry_point():
     """The zoo finds a chapter's recipes through the package's entry points (the lab imports no course module): a new
     chapter's ``recipes.py`` must be declared in pyproject.toml, named by its folder, or its entries do not exist."""
-    section = (ROOT.parent / "pyproject.toml").read_text().split('[project.entry-points."lengen_utils.recipes"]\n')[1]
-    declared = dict(line.replace('"', "").split(" = ") for line in section.split("\n\n")[0].splitlines())
+    import importlib
+    catalog_module = importlib.import_module("lengen_utils.lab.zoo.catalog")
+    declared = catalog_module.declared_in_pyproject(ROOT.parent / "pyproject.toml")
     expected = {p.parent.name: f"lengen_utils.course.{p.parent.name}.recipes"
                 for p in ROOT.glob("course/ch*/recipes.py")}
     assert declared == expected

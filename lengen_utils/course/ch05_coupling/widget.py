@@ -17,16 +17,12 @@ from ..common.baselines import BASELINE_LABELS
 from ...analysis.generalization import generalizable_length, median_and_range
 from ..plots import median_band
 from ..widgets.common import _tip, _widgets, error_html, on_screen, show_figure
-from .recipes import SINK, TRAINED_LENGTH
+from .trained_length import OURS as _TRAINED_LENGTH, SINK as _SINK   # {trained length: recipe}, Figure 3
 
 Choices = Mapping[tuple[int, str], Sequence[str]]
 
 #: Cho et al.'s generalizable lengths for 1-layer 4-head plain coupling (their Figure 3), by trained length.
 PAPER_GENERALIZABLE = {10: 70, 20: 135, 30: 200, 40: 200}
-
-#: ``{trained length: recipe}`` of notebook 05's Figure 3 rows, without and with the sink
-_TRAINED_LENGTH = TRAINED_LENGTH.along("trained_length")
-_SINK = SINK.along("trained_length")
 
 
 def default_choices() -> dict[tuple[int, str], list[str]]:

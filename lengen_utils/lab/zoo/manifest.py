@@ -103,6 +103,12 @@ def read_unstored(file_name: str, assets: Path | None = None) -> dict:
     return records
 
 
+def read_recorded(assets: Path | None = None) -> dict:
+    """``{name: record}`` of the entries whose measurements are recorded with or without their weights: the manifest's
+    and ``retired.json``'s (the manifest's wins). What a recipe's seeds were measured at, weights stored or not."""
+    return {**read_unstored(RETIRED, assets), **read_manifest(assets)}
+
+
 def check_record(name: str, record: object, where: Path | str = MANIFEST, stored: bool = True) -> dict:
     """Refuse a record that lacks a required key or whose fields have the wrong type (metrics without an ``em``
     table of ``{length: number}``, a file or sha256 that is not a string), in one line naming the entry and the

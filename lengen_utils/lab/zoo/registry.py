@@ -15,7 +15,7 @@ from pathlib import Path
 from ...core.config_checks import require_int
 from .aliases import ALIASES, RENAMED, RENAMED_ENTRIES, resolve, resolve_recipe
 from ..experiment.entry import MAX_ID_LENGTH, ZooEntry, ZooError, entry_name
-from .manifest import RETIRED, read_manifest, read_unstored
+from .manifest import read_manifest, read_recorded
 from ..experiment.recipe import Recipe
 
 ENTRIES: dict[str, ZooEntry] = {}
@@ -125,7 +125,7 @@ def recipe_entries(recipe: str, built_only: bool = False, assets: Path | None = 
         recipe = ENTRIES[resolve(recipe)].recipe
     found = {e.seed: name for name, e in ENTRIES.items() if e.recipe == recipe}
     if (built_only or recorded_only) and found:
-        kept = set(read_manifest(assets)) | (set() if built_only else set(read_unstored(RETIRED, assets)))
+        kept = read_manifest(assets) if built_only else read_recorded(assets)
         found = {seed: name for seed, name in found.items() if name in kept}
     return dict(sorted(found.items()))
 

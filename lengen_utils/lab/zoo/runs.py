@@ -16,8 +16,9 @@ from ...analysis.generalization import median_and_range
 from ...core.constants import EVAL_SEED
 from ..experiment.recipe import Recipe, RecipeTable
 from .builder import live_curves
+from .manifest import read_recorded
 from .registry import recipe_entries
-from .store import metrics
+from .store import exact_match, settle
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,10 @@ class Runs:
         return recipe_entries(self.recipe_id, assets=self.assets, recorded_only=True)
 
     def curves(self) -> dict[int, dict[int, float]]:
-        """``{seed: {length: EM}}`` of the recorded seeds, from their records (nothing is loaded)."""
-        return {seed: metrics(name, self.assets) for seed, name in self.recorded().items()}
+        """``{seed: {length: EM}}`` of the recorded seeds, from their records, read once (nothing is loaded)."""
+        settle(self.assets)
+        records = read_recorded(self.assets)
+        return {seed: exact_match(records[name]) for seed, name in self.entries.items() if name in records}
 
     def band(self) -> dict[int, tuple[float, float, float]]:
         """``{length: (median, min, max)}`` over the recorded seeds; none recorded raises ``ValueError``."""

@@ -32,8 +32,8 @@ from ...core.checkpoint import file_sha256
 from .aliases import resolve
 from ..experiment.entry import ZooError
 from .manifest import (LOCK, MANIFEST, RECORDS, RETIRED, _compact, assets_dir, change_summary, checkpoint_path,
-                       file_matches, leftovers, manifest_path, read_manifest, read_unstored, store_fault,
-                       why_not_built)
+                       file_matches, leftovers, manifest_path, read_manifest, read_recorded, read_unstored,
+                       store_fault, why_not_built)
 
 
 def _write_json(path: Path, manifest: dict) -> None:
@@ -276,16 +276,21 @@ def entry_record(name: str, assets: Path | None = None) -> dict:
     the file is in ``assets/``; :func:`manifest_record` is for the stored file itself. Neither: :class:`ZooError`."""
     name = resolve(name)
     settle(assets)
-    record = read_manifest(assets).get(name) or read_unstored(RETIRED, assets).get(name)
+    record = read_recorded(assets).get(name)
     if record is None:
         raise ZooError(why_not_built(name, assets))
     return record
 
 
+def exact_match(record: dict) -> dict[int, float]:
+    """A record's exact match by operand length, ``{length: EM}``."""
+    return {int(k): float(v) for k, v in record["metrics"]["em"].items()}
+
+
 def metrics(name: str, assets: Path | None = None) -> dict[int, float]:
     """Exact match by operand length, ``{length: EM}``, as measured when the entry was trained
     (read from its record, :func:`entry_record`: no model is loaded, and a retired entry's stays readable)."""
-    return {int(k): float(v) for k, v in entry_record(name, assets)["metrics"]["em"].items()}
+    return exact_match(entry_record(name, assets))
 
 
 def per_digit(name: str, assets: Path | None = None) -> dict[int, dict[int, float]]:

@@ -14,6 +14,7 @@ from planted_records import full_record
 
 from lengen_utils.lab import zoo
 from lengen_utils.lab.zoo import registry
+from lengen_utils.lab.experiment.recipe import RecipeTable
 from lengen_utils.course.ch05_coupling import recipes as ch05
 from lengen_utils.course.ch08_beyond import agenda as nb08
 from lengen_utils.course.common.baselines import BASELINE_LABELS
@@ -235,3 +236,22 @@ def test_no_code_outside_the_store_builds_a_name_from_a_variant():
     assert not found, ("name the recipe by its id (\"nb05-len10\") or its table's row (recipes.TRAINED_LENGTH) "
                        "instead of building its name: "
                        + json.dumps(found, indent=1, ensure_ascii=False))
+
+
+# -- roles: rows found by what they are for ---------------------------------------------------------------------
+
+def test_a_row_is_found_by_its_role_and_the_role_stays_out_of_the_store():
+    base = next(iter(zoo.RECIPES.values()))
+    table = RecipeTable("t", replace(base, id=""), {"a": {"roles": ("widget", "claim:x")}, "b": {"title": "B"}})
+    assert [r.id for r in table.with_role("widget")] == ["t-a"] and table.with_role("nowhere") == ()
+    assert table.recipe("a").roles == ("widget", "claim:x")
+    assert not hasattr(table.recipe("a").entry(0), "roles")      # an entry (what the store records) has no roles
+
+
+def test_the_zoo_finds_one_row_by_role_and_names_a_missing_one():
+    every = [r for r in zoo.RECIPES.values() if r.roles]
+    for recipe in every:
+        for role in recipe.roles:
+            assert recipe in zoo.with_role(role)
+    with pytest.raises(zoo.ZooError, match="0 recipes have the role 'no-such-role'.*roles="):
+        zoo.with_one_role("no-such-role")

@@ -25,9 +25,10 @@ Configured = TypeVar("Configured")      # a Recipe or a ZooEntry: anything with 
 #: the recipe fields a ``--set`` string may set besides the configs' (``eval_n=200``, ``eval_lengths=[5, 10]``)
 RECIPE_FIELDS = ("eval_n", "eval_lengths")
 #: the plain keys a typed override may set (a :class:`Recipe`'s fields; an entry has all but :data:`RECIPE_ONLY`)
-PLAIN_FIELDS = ("eval_n", "eval_lengths", "description", "tags", "curve_every", "title", "seeds", "seed_in_name")
-#: the plain keys of a recipe that its entries do not have
-RECIPE_ONLY = ("title", "seeds", "seed_in_name")
+PLAIN_FIELDS = ("eval_n", "eval_lengths", "description", "tags", "curve_every", "title", "summary", "roles", "seeds",
+                "seed_in_name")
+#: the plain keys of a recipe that its entries do not have (what the code reads from the row, not the store)
+RECIPE_ONLY = ("title", "summary", "roles", "seeds", "seed_in_name")
 SECTIONS = ("task", "model", "train")
 
 
@@ -112,6 +113,10 @@ class Recipe:
     tags: tuple[str, ...] = field(default_factory=tuple)
     curve_every: int = 0
     title: str = ""                    # the row's short name in tables and plots ("FIRE + index hints")
+    summary: str = ""                  # what the row changes, in one line, for the chapters' tables
+    #: what the code uses the row for ("claim:sabbaghi-a1", "widget"): the course and the ledger find rows by role
+    #: (:meth:`RecipeTable.with_role`, ``zoo.with_role``) instead of typing their ids; not stored with the entries
+    roles: tuple[str, ...] = field(default_factory=tuple)
     seed_in_name: bool = True          # False: a one-seed recipe whose entry is named by the id alone
 
     def __post_init__(self) -> None:
@@ -130,6 +135,7 @@ class Recipe:
         object.__setattr__(self, "seeds", seeds)
         object.__setattr__(self, "eval_lengths", eval_lengths)
         object.__setattr__(self, "tags", tuple(self.tags))
+        object.__setattr__(self, "roles", tuple(self.roles))
 
     @classmethod
     def from_entry(cls, e: ZooEntry, id: str | None = None, seeds: Iterable[int] | None = None) -> "Recipe":
@@ -252,6 +258,10 @@ class RecipeTable:
     def recipes(self) -> tuple[Recipe, ...]:
         """Every row's recipe, in the table's order."""
         return tuple(self.recipe(label) for label in self.variants)
+
+    def with_role(self, role: str) -> tuple[Recipe, ...]:
+        """The rows whose ``roles`` hold ``role``, in the table's order (none: an empty tuple)."""
+        return tuple(recipe for recipe in self.recipes() if role in recipe.roles)
 
     def at(self, axis: str, value: object, **where: object) -> Recipe:
         """The recipe at ``value`` of ``axis`` among the rows matching ``where``: that row, or, for a value no row has,

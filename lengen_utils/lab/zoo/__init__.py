@@ -41,7 +41,7 @@ from ..experiment.entry import ZooEntry, ZooError, variant_id
 from .flagship import ape_recipe, coupled_recipe, flagship_recipe
 from .manifest import ASSETS, MANIFEST, REPO_ROOT, assets_dir, checkpoint_path, read_manifest
 from ..experiment.recipe import Recipe, with_overrides
-from .registry import RECIPES, entry_for, get_recipe, recipe_entries, register_recipe
+from .registry import RECIPES, entry_for, get_recipe, recipe_entries, register_recipe, with_one_role, with_role
 from .runs import Runs, runs
 from .store import commit, entry_record, manifest_record, metrics, per_digit, record_in_manifest
 
@@ -51,5 +51,6 @@ __all__ = [
     "coupled_recipe", "entry", "entry_for", "entry_record", "flagship_recipe", "get_recipe", "load", "main",
     "manifest_record",
     "measure", "metrics", "per_digit", "read_manifest", "recipe_entries", "record_in_manifest", "register",
-    "register_recipe", "resolve", "Runs", "runs", "train_entry", "variant_id", "verify", "with_overrides",
+    "register_recipe", "resolve", "Runs", "runs", "train_entry", "variant_id", "verify", "with_one_role",
+    "with_overrides", "with_role",
 ]

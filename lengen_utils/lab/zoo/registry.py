@@ -71,6 +71,21 @@ def get_recipe(recipe_id: str) -> Recipe:
     return Recipe.from_entry(first, seeds=tuple(seeds))
 
 
+def with_role(role: str) -> tuple[Recipe, ...]:
+    """Every declared recipe whose ``roles`` hold ``role`` (``"claim:sabbaghi-a1"``), in the catalog's order: how the
+    ledger and the course find a row by what it is for instead of typing its id."""
+    return tuple(recipe for recipe in RECIPES.values() if role in recipe.roles)
+
+
+def with_one_role(role: str) -> Recipe:
+    """The one declared recipe with ``role``; none or several raise :class:`ZooError` naming them."""
+    found = with_role(role)
+    if len(found) != 1:
+        raise ZooError(f"{len(found)} recipes have the role {role!r}" + (
+            f": {', '.join(r.id for r in found)}" if found else "; a recipe table's row declares it (roles=(...))"))
+    return found[0]
+
+
 def catalog() -> dict[str, ZooEntry]:
     """Every entry, by name."""
     return ENTRIES

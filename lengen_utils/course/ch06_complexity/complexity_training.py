@@ -12,10 +12,11 @@ from ..common.claims import claim
 from ..common.paper_claims import ClaimRow
 from ..common.seeds import built_entries, medians
 from ..notebook import pct
+from .recipes import COMPLEXITY as SAMPLERS
 
-UNIFORM, COMPLEXITY, MIXED = "uniform over numbers", "uniform over complexity", "50/50 mixture"
 EASY, HARD = range(0, 5), range(6, 11)      # cascade levels: easy ones, and ones 5-digit training sums never show
-NAMES = {UNIFORM: "nb06-rpe-uniform", COMPLEXITY: "nb06-rpe-cascade", MIXED: "nb06-rpe-mixed"}   # label -> recipe
+NAMES = {recipe.title: recipe.id for recipe in SAMPLERS.recipes()}     # label (the row's title) -> recipe
+UNIFORM, COMPLEXITY, MIXED = NAMES                                      # the three training distributions
 BySeed = Mapping[str, Mapping[int, Mapping[int, float]]]    # {label: {seed: {level or length: EM}}}
 
 

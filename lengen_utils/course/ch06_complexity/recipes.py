@@ -26,16 +26,17 @@ COMPLEXITY = RecipeTable(
         seeds=(0, 1, 2),
     ),
     variants={
-        "rpe-uniform": {
+        "rpe-uniform": {"title": "uniform over numbers",
             "description": ("RPE encoder, Sabbaghi format l=24, operands < 10^5 drawn uniformly (the "
                             "paper's D_s) (Sabbaghi C3)")},
-        "rpe-cascade": {"task.sampler": "uniform_complexity",
+        "rpe-cascade": {"task.sampler": "uniform_complexity", "title": "uniform over complexity",
             "description": ("RPE encoder, Sabbaghi format l=24, operands < 10^5 drawn uniformly over the "
                             "cascade length 0..5 (Sabbaghi C3)")},
-        "rpe-mixed": {"task.sampler": "mixed_complexity",
+        "rpe-mixed": {"task.sampler": "mixed_complexity", "title": "50/50 mixture",
             "description": ("RPE encoder, Sabbaghi format l=24, operands < 10^5 drawn 50/50 from the two "
                             "distributions above (Sabbaghi C3)")},
     },
+    axes={"sampler": "task.sampler"},
 )
 
 

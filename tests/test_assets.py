@@ -1,5 +1,6 @@
 """Every cached asset is intact, and one zoo entry is rebuilt from scratch and checked end to end."""
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -60,10 +61,29 @@ def _sizes() -> tuple[int, int]:
             sum(p.stat().st_size for p in files if p in gpu))
 
 
+def _transferred_mib() -> float | None:
+    """What git stores for ``assets/`` at HEAD, compressed (about what the Colab setup cell's depth-1 fetch
+    downloads); ``None`` outside a git checkout."""
+    root = ASSETS.parent
+    try:
+        tree = subprocess.run(["git", "-C", str(root), "ls-tree", "-r", "HEAD", "assets"], capture_output=True,
+                              text=True, check=True).stdout
+        ids = "".join(line.split()[2] + "\n" for line in tree.splitlines())
+        sizes = subprocess.run(["git", "-C", str(root), "cat-file", "--batch-check=%(objectsize:disk)"], input=ids,
+                               capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return sum(int(n) for n in sizes.split()) / 2**20 if ids else None
+
+
 def test_assets_stay_small():
     course, gpu = _sizes()
     print(f"\nassets/: course {course / 2**20:.1f} MiB (limit {ASSETS_LIMIT_MB}), paper-scale {gpu / 2**20:.1f} MiB "
           f"(limit {GPU_ASSETS_LIMIT_MB}), total {(course + gpu) / 2**20:.1f} MiB (limit {TOTAL_LIMIT_MB})")
+    transferred = _transferred_mib()
+    if transferred is not None:
+        print(f"assets/ at HEAD as git stores it, compressed (about what a depth-1 fetch downloads): "
+              f"{transferred:.1f} MiB")
     assert course + gpu < TOTAL_LIMIT_MB * 2**20, \
         (f"assets/ holds {(course + gpu) / 2**20:.1f} MB; keep it under {TOTAL_LIMIT_MB} MB (`zoo retire` what "
          f"nothing loads)")

@@ -103,6 +103,21 @@ def test_every_reproduction_recipe_exists_and_has_a_claim_and_a_reference():
     assert {P.REPRODUCTIONS[r] for r in A2_IDS} == {"sabbaghi-a2"}
 
 
+def test_the_rows_roles_name_known_claims_and_labels():
+    """The papers' layer types no recipe id: rows declare ``reproduces:<claim>``, ``reference:<claim>`` (one per
+    reproduced claim) and ``departures:<name>``; a role naming no setup or label, or a label no row carries, is refused
+    (a typo in a recipes.py would drop a departures table or its labels)."""
+    named = {prefix: [role[len(prefix):] for r in RECIPES.values() for role in r.roles if role.startswith(prefix)]
+             for prefix in (P.REPRODUCES, P.REFERENCE, P.LABELLED)}
+    assert set(named[P.REPRODUCES]) <= set(P.REPRODUCED_CLAIMS)
+    assert sorted(named[P.REFERENCE]) == sorted(P.REPRODUCED_CLAIMS)              # one reference each
+    assert set(named[P.LABELLED]) == set(P.EXTRA_DEPARTURES)
+    for claim, (recipe_id, _) in P.REFERENCE_OF.items():
+        assert P.REPRODUCTIONS[recipe_id] == claim                                # a reference reproduces its claim
+    assert P.labelled_departures(get_recipe("a2-ours")) == {}
+    assert list(P.labelled_departures(get_recipe("sabbaghi-upe-m3-masked")))[-1] == "task.mask_operator"
+
+
 def test_every_recipe_tagged_as_a_paper_reproduction_is_compared():
     """A new paper-scale or A2-ladder recipe cannot skip its departures table."""
     tagged = {rid for rid, r in RECIPES.items() if {"paper-scale", A2_TAG} & set(r.tags)}
@@ -126,7 +141,7 @@ def test_the_table_has_a_row_per_compared_field_and_per_difference(recipe_id, cl
     recipe, setup = get_recipe(recipe_id), P.setup_of(claim)
     rows = P.departures(recipe, setup)
     assert [d.field for d in rows[:len(P.COMPARED)]] == [c.label for c in P.COMPARED]
-    assert [d.field for d in rows[len(P.COMPARED):]] == list(P.EXTRA_DEPARTURES.get(recipe_id, {}))
+    assert [d.field for d in rows[len(P.COMPARED):]] == list(P.labelled_departures(recipe))
     # every field in which the recipe differs from the claim's paper-faithful reference has a row
     shown = {path for d in rows for path in d.paths}
     differing = set(P.config_differences(recipe, P.reference_recipe(claim))) - set(P.NOT_SETUP_FIELDS)
@@ -152,7 +167,8 @@ def test_no_reproduction_differs_from_its_reference_unlabelled(recipe_id, claim)
     recipe, setup = get_recipe(recipe_id), P.setup_of(claim)
     assert P.unlabelled_departures(recipe, setup) == [], (
         f"{recipe_id} differs from {P.reference_recipe(claim).id} in fields its departures table does not show: "
-        f"label each in papers.EXTRA_DEPARTURES[{recipe_id!r}] (or compare it in papers.COMPARED)")
+        f"label each in papers.EXTRA_DEPARTURES under a name the row's roles give (\"departures:<name>\" in its "
+        f"recipes.py), or compare it in papers.COMPARED")
     assert P.stale_labels(recipe, setup) == []
 
 
@@ -189,9 +205,10 @@ def test_an_addition_hidden_in_a_reference_is_caught():
 
 
 def test_a_stale_label_is_reported():
-    recipe = replace(get_recipe("a2-window"), id="a2-ours")
-    assert P.stale_labels(get_recipe("a2-window"), P.SABBAGHI_A2) == []
-    assert P.stale_labels(replace(get_recipe("a2-ours"), id="a2-window"), P.SABBAGHI_A2) == [
+    window, ours = get_recipe("a2-window"), get_recipe("a2-ours")
+    recipe = replace(window, roles=ours.roles)                  # the window without the row's label
+    assert P.stale_labels(window, P.SABBAGHI_A2) == []
+    assert P.stale_labels(replace(ours, roles=window.roles), P.SABBAGHI_A2) == [
         "model.attention_window", "model.window_offsets"]
     assert P.unlabelled_departures(recipe, P.SABBAGHI_A2) == ["model.attention_window", "model.window_offsets"]
 

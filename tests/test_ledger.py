@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from lengen_utils.lab import ledger as L
+from lengen_utils.lab import zoo
 from lengen_utils.lab.ledger import model as M
 
 SUCCESS = M.PaperNumber(">=", 0.95, "more than 95% at 200 digits")
@@ -14,7 +15,7 @@ UNSTATED = M.PaperNumber(">=", 0.90, "high performance", stated=False, reading="
 FAILURE = M.PaperNumber("<=", 0.10, "APE fails", stated=False, reading="at most 10% at 6 digits")
 
 
-def planted(number=SUCCESS, target=None, measure=M.Measure("x", length=200)) -> M.Claim:
+def planted(number=SUCCESS, target=None, measure=M.Measure(length=200)) -> M.Claim:
     return M.Claim("planted", M.CHO, "Section 4", "a claim", number, "05", measure, target,
                    labelled=("planted",))
 
@@ -46,7 +47,7 @@ def test_one_seed_says_one_seed():
 
 
 def test_a_contradicted_claim_says_not_reproduced_with_the_measured_reason():
-    v = M.verdict(planted(FAILURE, measure=M.Measure("x", length=10)), measured(0.6, 0.64, 0.7), ("shift",))
+    v = M.verdict(planted(FAILURE, measure=M.Measure(length=10)), measured(0.6, 0.64, 0.7), ("shift",))
     assert v.cls == M.NOT_REPRODUCED
     assert v.reason == ("EM at 10 is 64.0% (median of 3 seeds) against the course's reading of the paper's words, "
                         "<= 10.0%; 0 of 3 seeds reach it")
@@ -82,11 +83,11 @@ def test_bad_records_are_refused_with_one_line():
     with pytest.raises(ValueError, match="says why"):
         M.Claim("c", M.CHO, "w", "s", SUCCESS, "05")
     with pytest.raises(ValueError, match="lists its departures"):
-        M.Claim("c", M.CHO, "w", "s", SUCCESS, "05", M.Measure("x", length=1))
+        M.Claim("c", M.CHO, "w", "s", SUCCESS, "05", M.Measure(length=1))
     with pytest.raises(ValueError, match="versus"):
-        M.Measure("x", "gain", length=3)
+        M.Measure("gain", length=3)
     with pytest.raises(ValueError, match="no paper setup"):
-        M.Claim("c", M.CHO, "w", "s", SUCCESS, "05", M.Measure("x", length=1), setup="nope")
+        M.Claim("c", M.CHO, "w", "s", SUCCESS, "05", M.Measure(length=1), setup="nope")
 
 
 # -- the real ledger --------------------------------------------------------------------------------------------------
@@ -105,10 +106,30 @@ def test_every_attempted_claim_is_computed_from_the_records():
         if e.claim.measure is None:
             assert e.verdict.cls == M.NOT_ATTEMPTED
             continue
-        assert e.result is not None, f"{e.claim.id}: {e.claim.measure.recipe} has no built seed"
+        assert e.result is not None, f"{e.claim.id}: {e.claim.recipe} has no built seed"
         assert e.result.seeds and e.result.n_per_length >= 100
-        runs = M.runs(e.claim.measure.recipe)
+        runs = M.runs(e.claim.recipe)
         assert tuple(runs) == e.result.seeds
+
+
+def test_each_claim_finds_its_recipe_by_the_role_its_row_declares():
+    """No recipe id is typed in the ledger: the row that tests a claim declares ``claim:<id>`` in its recipes.py (a
+    claim not attempted has none), a gain's ``versus`` is a role one row declares, and no row declares a role for a
+    claim or a control that no claim reads (a typo in a recipes.py would leave its claim without a recipe)."""
+    claims = {c.id: c for c in L.CLAIMS}
+    for c in claims.values():
+        found = zoo.with_role(f"claim:{c.id}")
+        assert len(found) == (c.measure is not None), (c.id, [r.id for r in found])
+        if c.measure is not None and c.measure.versus:
+            assert c.versus == zoo.with_one_role(c.measure.versus).id and c.versus != c.recipe
+    read = {f"claim:{c}" for c in claims} | {c.measure.versus for c in claims.values() if c.measure is not None}
+    declared = {role for r in zoo.RECIPES.values() for role in r.roles if role.startswith(("claim:", "control:"))}
+    assert declared <= read, sorted(declared - read)
+    by_id = {e.claim.id: e for e in ENTRIES}
+    assert by_id["sabbaghi-m1/upe-over-rpe"].claim.versus == by_id["sabbaghi-m1/rpe"].claim.recipe
+    planted_claim = planted()                   # a claim whose id no row declares: named, not guessed
+    with pytest.raises(zoo.ZooError, match="0 recipes have the role 'claim:planted'"):
+        planted_claim.recipe
 
 
 def test_no_reproduced_verdict_where_the_class_is_departures_or_not_reproduced():

@@ -128,15 +128,11 @@ def test_method_maps_name_the_recipes_of_their_methods():
     assert set(BASELINE_LABELS) == set(ch05.BASELINES.ids())
     tagged = [r for r in zoo.RECIPES.values() if "nb05-baselines" in r.tags]
     assert tagged and all(r.title for r in tagged), [r.id for r in tagged if not r.title]   # each row names itself
-    assert set(nb08.METHODS) | {r for rs in nb08.WIDGET_TRAINED.values() for r in rs.values()} == set(
-        zoo.get_recipe(r).id for r in __import__("lengen_utils.course.ch08_beyond.recipes",
-                                                 fromlist=["METHODS"]).METHODS.ids())
-    for recipe, (_, what) in nb08.METHODS.items():                           # each seed says it is that method
-        assert _variant(recipe, lambda e: e.description.startswith(what)) == {True}, recipe
-    for k, recipes in nb08.WIDGET_TRAINED.items():
-        for m, recipe in recipes.items():
-            e = zoo.entry(next(iter(zoo.recipe_entries(recipe).values())))
-            assert e.task.max_digits == k and e.description.startswith(nb08.METHODS[m][1])
+    methods = {r.title: r for r in nb08.ROWS.values()}      # a row at another trained length has its method's title
+    for row in nb08.TABLE.recipes():                          # each seed says it is that method
+        what = methods[row.title].summary
+        assert zoo.get_recipe(row.id).title == row.title, row.id
+        assert _variant(row.id, lambda e: e.description.startswith(what)) == {True}, row.id
     positions = {m: _variant(r, lambda e: e.task.positions) for m, r in FLAGSHIPS.items()}
     assert positions["ape"] == {"consecutive"} and next(iter(positions["coupled"])).startswith("coupled")
 
@@ -246,6 +242,11 @@ def test_a_row_is_found_by_its_role_and_the_role_stays_out_of_the_store():
     assert [r.id for r in table.with_role("widget")] == ["t-a"] and table.with_role("nowhere") == ()
     assert table.recipe("a").roles == ("widget", "claim:x")
     assert not hasattr(table.recipe("a").entry(0), "roles")      # an entry (what the store records) has no roles
+    # a table built on another table's row does not inherit that row's roles; a shared base (id "") passes them on
+    derived = RecipeTable("u", table.recipe("a"), {"c": {}, "d": {"roles": ("own",)}})
+    assert derived.recipe("c").roles == () and derived.recipe("d").roles == ("own",)
+    shared = RecipeTable("v", replace(base, id="", roles=("every-row",)), {"e": {}})
+    assert shared.recipe("e").roles == ("every-row",)
 
 
 def test_the_zoo_finds_one_row_by_role_and_names_a_missing_one():

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import statistics
 import sys
-from dataclasses import replace
 
 from ..core.config_checks import ConfigError
 from ..core.device import set_cpu_threads
@@ -97,7 +96,7 @@ def flagship_time(seeds: int = SEEDS, lengths=REACH_LENGTHS, n: int = EVAL_N, n_
     """:func:`time_seed` for seeds ``0..seeds-1``, one after another, and :func:`summarize` of them."""
     rows = [time_seed(s, lengths, n, n_long, steps, progress, batch_size, pack, window) for s in range(seeds)]
     e = minute_recipe(**_knobs(None, batch_size, pack, window))
-    config = {"recipe": "flagship-minute", "lr": e.train.lr, "steps": steps or MINUTE_STEPS,
+    config = {"recipe": e.recipe, "lr": e.train.lr, "steps": steps or MINUTE_STEPS,
               "batch_problems": e.train.batch_size * e.task.pack, "pack": e.task.pack,
               "window": e.model.attention_window, "n": n, "n_long": n_long}
     return {"benchmark": "flagship-time", "config": config, "seeds": rows, "summary": summarize(rows)}

@@ -29,10 +29,11 @@ from ..analysis.nxm_measures import evaluate_cell
 from ..core.config_checks import ConfigError
 from ..core.device import set_cpu_threads
 from .cli import INTERRUPTED, USAGE_ERROR, OneLineParser, UsageError, fail, int_list, nonnegative_int, positive_int
-from .zoo import REPO_ROOT, ZooError, entry, load, manifest_record, recipe_entries
+from .zoo import REPO_ROOT, ZooError, entry, load, manifest_record, recipe_entries, with_one_role
 
 PROG = "python -m lengen_utils.lab.bench nxm-grid"
-RECIPE = "nb09-local"
+#: the recipe tested by default: notebook 09's row that declares the role ``nxm-grid``
+RECIPE = with_one_role("nxm-grid").id
 GRID = tuple(range(1, 21))           # every cell up to 20 x 20
 STRETCH = 30
 N_PER_CELL = 200

@@ -45,7 +45,8 @@ from ..core.task_config import TaskConfig
 from ..core.tasks import Task
 from ..core.train_runtime import DATA_WORKERS, data_worker_mode, keep_freed_memory, prefetcher
 from .cli import nonnegative_int, positive_int
-from .zoo import Recipe, get_recipe, variant_id, with_overrides
+from .zoo import Recipe, get_recipe, variant_id, with_one_role, with_overrides
+from .zoo.aliases import FLAGSHIP_COUPLED
 
 
 @dataclass(frozen=True)
@@ -71,34 +72,37 @@ class Shape:
         return self.recipe.task
 
 
-def _recipe(recipe_id: str, overrides: dict[str, object] | None = None) -> Recipe:
-    """Zoo recipe ``recipe_id`` with typed overrides (the zoo's one override function), named for the shape."""
-    return with_overrides(replace(get_recipe(recipe_id), id=variant_id(recipe_id, "shape")), overrides or {})
+def _recipe(recipe: Recipe, overrides: dict[str, object] | None = None) -> Recipe:
+    """Zoo recipe ``recipe`` with typed overrides (the zoo's one override function), named for the shape."""
+    return with_overrides(replace(recipe, id=variant_id(recipe.id, "shape")), overrides or {})
 
 
-MINUTE_SEQUENCES = get_recipe("flagship-minute").train.batch_size   # sequences per step of the one-minute flagship
+#: the one-minute flagship (the lab's row with the role ``flagship:one-minute``): a shape of its own, named by its id
+MINUTE = with_one_role("flagship:one-minute")
+MINUTE_SEQUENCES = MINUTE.train.batch_size   # sequences per step of the one-minute flagship
 
 SHAPES: dict[str, Shape] = {s.name: s for s in (
     Shape("flagship", "the CPU flagship (zoo entry flagship-coupled): coupled decoder + relative bias + the sink, "
-          "1 layer d 64, 4 problems packed per sequence, 1-10 digits, IDs to 128", _recipe("flagship-coupled"),
+          "1 layer d 64, 4 problems packed per sequence, 1-10 digits, IDs to 128",
+          _recipe(get_recipe(FLAGSHIP_COUPLED)),
           batch_size=32, cpu_batch_size=32, decode_length=10, decode_n=1000, cpu_decode_n=500),
     # the learner's retrain button (bench flagship-time): the flagship without its table, trained for time
-    Shape("flagship-minute", "the one-minute flagship (zoo recipe flagship-minute): no table, coupled relative bias + "
+    Shape(MINUTE.id, f"the one-minute flagship (zoo recipe {MINUTE.id}): no table, coupled relative bias + "
           "the sink + scalable softmax, 1 layer d 64, problems packed per sequence as the recipe packs them, 1-10 "
-          "digits", _recipe("flagship-minute"),
+          "digits", _recipe(MINUTE),
           batch_size=MINUTE_SEQUENCES, cpu_batch_size=MINUTE_SEQUENCES, decode_length=10, decode_n=1000,
           cpu_decode_n=500),
-    # plain coupling as published (recipe nb05-plain) at Cho et al.'s size
+    # plain coupling as published (recipe nb05-plain, role throughput:cho-1to30) at Cho et al.'s size
     Shape("cho-1to30", "Cho et al. Section 4 / App. A: coupled decoder, 1 layer d 512, 4 heads, d_ff 2048, "
           "1-30 digit operands, max_pos 202",
-          _recipe("nb05-plain", {"model.d_model": 512, "model.d_ff": 2048, "model.max_positions": 203,
-                                 "task.max_digits": 30, "task.max_position": 202}),
+          _recipe(with_one_role("throughput:cho-1to30"), {"model.d_model": 512, "model.d_ff": 2048,
+                  "model.max_positions": 203, "task.max_digits": 30, "task.max_position": 202}),
           batch_size=1000, cpu_batch_size=16, decode_length=30, decode_n=1000, cpu_decode_n=32),
-    # notebook 03's RPE encoder (recipe nb03-rpe-l5) in the paper's frame l = 50
+    # notebook 03's RPE encoder (recipe nb03-rpe-l5, role throughput:sabbaghi-rpe-l50) in the paper's frame l = 50
     Shape("sabbaghi-rpe-l50", "Sabbaghi A2 frame: RPE encoder (the course's 2 layers, d 64) on <= 5 digits in a "
           "frame l = 50",
-          _recipe("nb03-rpe-l5", {"task.frame_width": 50, "task.max_position": 102, "model.rpe_max_distance": 101,
-                                  "model.max_positions": 103}),
+          _recipe(with_one_role("throughput:sabbaghi-rpe-l50"), {"task.frame_width": 50, "task.max_position": 102,
+                  "model.rpe_max_distance": 101, "model.max_positions": 103}),
           batch_size=64, cpu_batch_size=64, decode_length=50, decode_n=1000, cpu_decode_n=200),
 )}
 

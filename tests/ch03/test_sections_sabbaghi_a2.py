@@ -86,3 +86,13 @@ def test_window_cost_check_names_a_window_that_costs_nothing():
     with pytest.raises(ClaimFailed, match=r"seed 0, 20 digits: the windowed model should get .* got 80\.0% against "
                                           r"95\.0%\. Then the window costs"):
         s.check_window_cost({"seed 0, 20 digits": {"cascade <= 2": 0.95, "cascade > 2": 0.8}})
+
+
+def test_the_rungs_and_gpu_recipes_are_found_by_role_and_axis():
+    """What section 6 reads, found by the rows' roles (``ladder-figure``, ``attention-sink``) and axes (the window, the
+    width d_model), is the runs its text names."""
+    assert s.BAND_RUNGS == (A2_IDS["a2-ours"], A2_IDS["a2-uniform"], A2_IDS["a2-select"], A2_IDS["a2-window"])
+    assert s.WINDOW == A2_IDS["a2-window"] and s.WINDOWED == s.RUNG_LABELS[s.WINDOW]
+    assert list(s.SINK_MODELS.values()) == ["a2-ours-s0", "a2-select-s0", "a2-window-s0"]
+    assert (s.PAPER_RECIPE, s.OUR_GPU_RECIPE, s.DIAGNOSED) == ("sabbaghi-a2-paper", "sabbaghi-rpe-add-5to50",
+                                                               "sabbaghi-rpe-add-5to50-s0")

@@ -117,6 +117,19 @@ def window_live(ours: float, plain: float, rpe: float, inside: float = 1.0) -> d
     return out
 
 
+def test_the_rows_are_found_by_axes_and_titles():
+    """The rows sections 3 and 5 read, found by the table's axes and labelled by their titles, are the runs the text
+    names."""
+    assert upe_m1.M1 == {"APE": "nb04-ape-m1", "RPE": "nb04-rpe-m1", "UPE": "nb04-upe-m1"}
+    assert upe_m1.SHIFTED == {"APE + shift": "nb04-ape-shift-m1", "RPE + shift": "nb04-rpe-shift-m1",
+                              "UPE + shift (ours)": "nb04-upe-shift-m1"}
+    assert (upe_m1.APE, upe_m1.RPE, upe_m1.UPE) == tuple(upe_m1.SHIFTED)
+    assert upe_m1.LABELS == {"nb04-upe-m1-f20-w2": "UPE + window", "nb04-upe-m1-f20": "UPE (Sabbaghi)",
+                             "nb04-rpe-m1-f20-w2": "RPE + window"}
+    assert list(upe_m1.LABELS) == [upe_m1.UPE_WINDOW, upe_m1.UPE_PLAIN, upe_m1.RPE_WINDOW]
+    assert upe_m1.UPE_PAPER == "nb04-upe-m1-f20-paper" and upe_m1.PROTOCOL_LABELS[upe_m1.UPE_WINDOW] == "UPE + window"
+
+
 def test_check_window_passes_and_names_each_failure():
     upe_m1.check_window(window_live(0.96, 0.15, 0.4), trained=5, headline=15)
     with pytest.raises(ClaimFailed, match=r"UPE \+ window should keep a median >= 90% at 15 digits \(3x.*got 80\.0%"):

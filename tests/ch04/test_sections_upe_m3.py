@@ -20,9 +20,25 @@ def test_search_entries_are_the_catalogs_3_digit_upe_models():
     for name in upe_m3.SEARCH.values():
         e = entry(name)
         assert e.task.multiplier_digits == 3 and e.model.encoding == "upe" and e.task.max_digits == 5
-    assert sum(entry(n).task.curriculum == "multiplier" for n in upe_m3.SEARCH.values()) == 8
+    # in the order the search was run: the first recipe and the bigger model without the curriculum, the rest with it
+    curriculum = [entry(n).task.curriculum == "multiplier" for n in upe_m3.SEARCH.values()]
+    assert curriculum[:2] == [False, False] and all(curriculum[2:]) and len(curriculum) >= 10
+    assert list(upe_m3.SEARCH)[:3] == ["the first recipe (4 layers, d 64, l = 16)", "6 layers, d 128, window 3, l = 20",
+                                       "+ multiplier curriculum 1 → 2 → 3"]
     assert entry(upe_m3.CARRY_MODEL).task.carry_targets and entry(upe_m3.CARRY_MODEL).model.carry_classes == 27
     assert entry(upe_m3.SEARCH["+ curriculum, twice the steps, seed 1"]).seed == 1
+
+
+def test_the_best_recipe_its_parts_and_the_gpu_budgets_are_found_by_role_and_axis():
+    assert (upe_m3.BEST, upe_m3.RPE_SAME) == ("nb04-upe-m3-long-heads", "nb04-rpe-m3-long-heads")
+    assert upe_m3.PARTS == {"nb04-upe-m3-long-heads": "both read-outs, twice the steps",
+                            "nb04-upe-m3-big-heads": "both read-outs, half the steps",
+                            "nb04-upe-m3-long-cur": "no read-out, twice the steps"}
+    assert upe_m3.M2_RUNS == {"cut short by the time bound": "sabbaghi-upe-m3-masked",
+                              "schedule to its end, 128 per step": "sabbaghi-upe-m3-annealed",
+                              "schedule to its end, 256 per step": "sabbaghi-upe-m3-b256"}
+    assert upe_m3.UPE_M3.recipe == upe_m3.UPE_M3_SEEN.recipe == "sabbaghi-upe-m3-9l"
+    assert upe_m3.UPE_M3_MASKED.recipe == "sabbaghi-upe-m3-masked"
 
 
 def test_site_groups_average_the_lowest_middle_and_top_digits():

@@ -17,7 +17,7 @@ from lengen_utils.course.common.baselines import LABELS as NB05_LABELS
 from lengen_utils.course.common.claims import ClaimFailed
 from lengen_utils.lab.leaderboard import budget, budget_text
 from lengen_utils.lab.zoo import entry_for, ZooError, entry
-from lengen_utils.course.ch08_beyond.agenda import METHODS, NB08_SEEDS
+from lengen_utils.course.ch08_beyond.agenda import NB08_SEEDS, ROWS
 
 LENGTHS = (3, 5, 6, 7)
 N, N1 = 5, 6                   # the longest trained length, one digit past it
@@ -83,7 +83,7 @@ def test_board_readers():
     board = planted_board(["nb08-coupled", "nb08-direct"], direct={"curve": (1.0, 0.97, 0.25, 0.0)},
                           coupled={"mastered": False})
     assert list(agenda.labels(board)) == ["nb08-direct", "nb08-coupled"]          # the catalog's order
-    assert agenda.labels(board)["nb08-direct"] == METHODS["nb08-direct"][0]
+    assert agenda.labels(board)["nb08-direct"] == ROWS["nb08-direct"].title == "direct answer"
     assert agenda.median(board, "nb08-direct", 5) == 0.97
     assert agenda.median(board, "nb08-direct") == 0.25 and agenda.median(board, "nb08-direct", 7) == 0.0
     assert agenda.mastered(board, "nb08-direct") and not agenda.mastered(board, "nb08-coupled")
@@ -147,10 +147,10 @@ def test_methods_table_lists_every_method_with_its_budget():
                        ("nb08-abacus", [None, None, None])):
         board["methods"][m]["train_seconds"] = seconds
     rows = agenda.methods_table(board)
-    assert list(rows) == [label for label, _ in METHODS.values()]
-    for recipe, (label, what) in METHODS.items():
-        assert rows[label]["budget"] == budget_text(budget(entry_for(recipe, 0)))
-        assert rows[label]["what"] == what
+    assert list(rows) == [r.title for r in ROWS.values()]
+    for recipe, r in ROWS.items():
+        assert rows[r.title]["budget"] == budget_text(budget(entry_for(recipe, 0)))
+        assert rows[r.title]["what"] == r.summary
     assert rows["direct answer"]["budget"] == "2L x 3000 x 128"
     assert rows["scratchpad"]["budget"] == "2L x 3000 x 64"
     assert rows["coupled IDs + scratchpad, 2× steps"]["budget"] == "2L x 6000 x 64"
@@ -180,10 +180,42 @@ def test_reach_table_puts_notebook_05_beside_notebook_08():
                                                        "generalizable length": 40, "× trained": "4.0"}
 
 
+def test_sections_find_their_methods_by_tag_and_axis():
+    """Each section's methods come from the table (tag, axes, titles), in the order its tables and checks show."""
+    assert list(agenda.section(rs.TAG)) == ["nb08-direct", "nb08-spaces", "nb08-rsape"]    # random starts last
+    assert rs.METHODS == {"nb08-direct": "APE", "nb08-spaces": "APE + random spaces", "nb08-rsape": "random-start APE"}
+    assert rs.SPACED == "nb08-spaces" and agenda.DIRECT == "nb08-direct"
+    assert agenda.method(positions="abacus", looped=True) == "nb08-abacus-looped"
+    with pytest.raises(ValueError, match=r"rows have .*name another axis"):
+        agenda.method(positions="consecutive")                                   # many methods: not one
+    assert (looping.APE, looping.ABACUS, looping.FIXED) == (("nb08-direct", "nb08-looped"),
+                                                            ("nb08-abacus", "nb08-abacus-looped"),
+                                                            ("nb08-abacus-eq", "nb08-abacus-eq-looped"))
+    assert (looping.EQ_LOOPED, looping.EQ_FLAT) == ("nb08-abacus-eq-looped", "nb08-abacus-eq")
+    assert looping.METHODS["nb08-abacus-eq"] == "Abacus with = one below the units, 2 layers"
+    assert scratchpads.PAIRS == {"APE": ("nb08-direct", "nb08-scratch"),
+                                 "coupled IDs": ("nb08-coupled", "nb08-coupled-scratch-6k")}
+    assert scratchpads.EQUAL_TOKENS == ("nb08-direct", "nb08-scratch", "nb08-coupled", "nb08-coupled-scratch")
+    assert scratchpads.COUPLED_EQUAL == "nb08-coupled-scratch"
+    assert curricula.METHODS == {"nb08-direct": "uniform (balanced) sampling",
+                                 "nb08-length-curriculum": "short to long",
+                                 "nb08-length-cur-6k": "short to long, 2× steps",
+                                 "nb08-cascade-curriculum": "easy to hard (carry cascades)"}
+
+
+def test_summary_groups_are_the_rows_roles_in_the_sections_order():
+    groups = agenda.summary_groups()
+    assert list(groups) == ["nb08-direct", "nb08-align", "nb08-modsum", "nb08-carries", "nb08-spaces", "nb08-rsape",
+                            "nb08-scratch", "nb08-length-cur-6k", "nb08-cascade-curriculum", "nb08-looped",
+                            "nb08-coupled", "nb08-coupled-scratch-6k", "nb08-abacus-eq", "nb08-abacus-eq-looped"]
+    assert {m for m, g in groups.items() if g == "absolute"} == {m for m in groups
+                                                               if ROWS[m].task.positions == "consecutive"}
+
+
 def summary_board(**changes) -> dict:
     tied = {"coupled": {"curve": (1, 1, 0.976, 0.5)}, "coupled-scratch-6k": {"curve": (1, 1, 0.006, 0)},
             "abacus-eq": {"curve": (1, 1, 0.688, 0.1)}, "abacus-eq-looped": {"curve": (1, 1, 0.83, 0.4)}}
-    methods = [*agenda.APE_METHODS, *agenda.SIGNIFICANCE]
+    methods = list(agenda.summary_groups())
     return planted_board(methods, **{"length-cur-6k": {"curve": (1, 1, 0.5, 0), "mastered": False},
                                      **tied, **changes})
 

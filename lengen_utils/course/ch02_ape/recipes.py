@@ -37,7 +37,8 @@ APE = RecipeTable(
                             "1..4-digit sums")},
         "ape-l5": {"eval_n": 1000,
             "description": ("APE encoder (learned absolute positions), Sabbaghi format l=20, trained on "
-                            "1..5-digit sums")},
+                            "1..5-digit sums"),
+            "roles": ("claim:sabbaghi-a1",)},
         "ape-l6": {"task.max_digits": 6,
             "description": ("APE encoder (learned absolute positions), Sabbaghi format l=20, trained on "
                             "1..6-digit sums")},
@@ -49,7 +50,8 @@ APE = RecipeTable(
                             "1..10-digit sums")},
         "ape-shift-l5": {"task.shift_augment": True, "eval_n": 1000,
             "description": ("APE encoder (learned absolute positions), Sabbaghi format l=20, trained on "
-                            "1..5-digit sums with zero-shift augmentation (Sabbaghi A3)")},
+                            "1..5-digit sums with zero-shift augmentation (Sabbaghi A3)"),
+            "roles": ("claim:sabbaghi-a3",)},
     },
     axes={"trained_length": "task.max_digits", "shift_augment": "task.shift_augment"},
 )

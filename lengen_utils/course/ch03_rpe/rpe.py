@@ -9,11 +9,12 @@ from ..common.claims import claim
 from ..common.paper_scale import PaperScale
 from ..common.seeds import medians, seed_curves
 from ..notebook import pct
+from .recipes import ENCODINGS, PAPER_SCALE as GPU_RECIPES
 
 Curve = Mapping[int, float]
-#: Section 5: the five encodings at equal budget, label -> recipe (three seeds each)
-COMPARISON = {"APE": "nb03-ape-l5", "NoPE": "nb03-nope-l5", "RoPE": "nb03-rope-l5", "ALiBi": "nb03-alibi-l5",
-              "RPE": "nb03-rpe-l5"}
+#: Section 5: the five encodings at equal budget (three seeds each), the row's title -> recipe; RPE drawn last
+COMPARISON = {r.title: r.id for r in sorted(ENCODINGS.select(trained_length=5, shift_augment=False),
+                                            key=lambda r: r.model.encoding == "rpe")}
 #: Sabbaghi et al. Figure 2b (RPE, trained on at most 5 digits, frame l = 50), in words.
 FIGURE_2B = {5: "≈100%", 10: "high", 15: "high", 20: "high, fluctuating", "l-1": "(declines slowly to k=49)",
              "l": "(abrupt fall at k=50)"}
@@ -21,7 +22,7 @@ FIGURE_2B = {5: "≈100%", 10: "high", 15: "high", 20: "high, fluctuating", "l-1
 TARGET = 0.95
 #: Sabbaghi et al., A2 at the paper's depth: an RPE encoder trained on 1-5 digit sums, tested in the frame l = 50
 PAPER_SCALE = PaperScale(
-    recipe="sabbaghi-rpe-add-5to50", live_lengths=(5, 10, 20, 30), live_n=200,
+    recipe=GPU_RECIPES.one(d_model=256).id, live_lengths=(5, 10, 20, 30), live_n=200,
     paper="high accuracy maintained at longer lengths, falling only at 50 digits where the input loses its pad "
           "separator (Sabbaghi et al., A2 and Figure 2b)")
 

@@ -10,26 +10,25 @@ from ..common.claims import claim
 from ...core.constants import EVAL_SEED
 from ...lab.leaderboard import leaderboard_rows
 from ...lab.zoo import entry, entry_for, entry_record, load, recipe_entries
-from .recipes import A2_LADDER
+from .recipes import A2_LADDER, PAPER_SCALE as GPU_RECIPES
 from ...lab.zoo.records import read_records
 from ..notebook import n_eval, pct
 from ..common.paper_scale import checkpoint_rows
 from ..common.seeds import built_entries, seed_curves
 from .rpe import PAPER_SCALE
 
-PAPER_RECIPE = "sabbaghi-a2-paper"               # Sabbaghi et al.'s recipe at their size (records only)
+PAPER_RECIPE = GPU_RECIPES.one(d_model=768).id   # Sabbaghi et al.'s recipe at their size (records only)
 OUR_GPU_RECIPE = PAPER_SCALE.recipe              # our earlier recipe at the paper's depth (d 256), stored
 PAPER_LENGTHS = (5, 6, 10, 15, 20, 30, 40, 50)
-DIAGNOSED = "sabbaghi-rpe-add-5to50-s0"    # the paper-depth RPE encoder whose decline section 6 measures
+DIAGNOSED = entry_for(OUR_GPU_RECIPE, 0).name    # the paper-depth RPE encoder whose decline section 6 measures
 DECLINE_LENGTHS = (10, 20, 30, 40)
 CASCADE_AT = 30                                  # where the cascade split is measured
 LIVE_SEED = EVAL_SEED + 3                         # live test sets apart from the recorded ones
 A2_TAG = "sabbaghi-a2"
-#: ``{rung: what it changes}``, in the ladder's order (the rows of :data:`.recipes.A2_LADDER`)
-A2_CHANGES = {"ours": "the course's recipe", "uniform": "+ the paper's sampler (uniform over D_s)",
-              "fixed": "+ a fixed set of 100k sums", "dropout": "+ dropout 0.1", "postln": "+ post-LN (BERT)",
-              "select": "+ the best checkpoint on longer sums (our lr 3e-3, no weight decay)", "window": "+ the aligned attention window (ours)"}
-RUNG_LABELS = {A2_LADDER.id(rung): f"{i}. {change}" for i, (rung, change) in enumerate(A2_CHANGES.items(), start=1)}
+#: ``{rung: "N. what it changes"}`` in the ladder's order: the rows of :data:`.recipes.A2_LADDER` and their titles
+RUNG_LABELS = {rung.id: f"{i}. {rung.title}" for i, rung in enumerate(A2_LADDER.recipes(), start=1)}
+WINDOW_REACH = 2                                  # the aligned window's half-width, in IDs
+WINDOW = A2_LADDER.one(window=WINDOW_REACH).id    # the rung with the aligned window (ours)
 
 
 def paper_records() -> dict[str, dict]:
@@ -134,9 +133,9 @@ def ladder_rows(board: dict) -> dict[str, dict[str, str]]:
     return leaderboard_rows(board, labels)
 
 
-#: the rungs the text reads and a figure draws: the course's recipe, the paper's sampler alone, the paper's whole
-#: recipe, the fix
-BAND_RUNGS = ("a2-ours", "a2-uniform", "a2-select", "a2-window")
+#: the rungs the text reads and a figure draws (role ``ladder-figure``), in the ladder's order: the course's recipe,
+#: the paper's sampler alone, the paper's whole recipe, the fix
+BAND_RUNGS = tuple(rung.id for rung in A2_LADDER.with_role("ladder-figure"))
 
 
 def band_labels(board: dict) -> dict[str, str]:
@@ -144,9 +143,10 @@ def band_labels(board: dict) -> dict[str, str]:
     return {r: RUNG_LABELS[r] for r in BAND_RUNGS if r in board["methods"]}
 
 
-#: seed 0 of the course's recipe, the paper's whole recipe and the fix: the models whose attention is compared
-SINK_MODELS = {RUNG_LABELS[r]: entry_for(r, 0).name for r in ("a2-ours", "a2-select", "a2-window")}
-WINDOWED = RUNG_LABELS["a2-window"]
+#: seed 0 of the course's recipe, the paper's whole recipe and the fix: the models whose attention is compared (role
+#: ``attention-sink``)
+SINK_MODELS = {RUNG_LABELS[rung.id]: entry_for(rung.id, 0).name for rung in A2_LADDER.with_role("attention-sink")}
+WINDOWED = RUNG_LABELS[WINDOW]
 
 
 def check_ladder(board: dict) -> None:
@@ -192,15 +192,11 @@ def check_sink(rows: dict[str, dict[str, float]], windowed: str) -> None:
                   pct(mass))
 
 
-
-WINDOW_REACH = 2                                  # the aligned window's half-width, in IDs
-
-
 def window_cost(lengths: tuple[int, ...] = (20, 40)) -> dict[str, dict[str, float]]:
     """Live, each seed of the windowed rung: exact match on the test sums whose longest carry cascade fits the window
     (at most :data:`WINDOW_REACH`) and on those whose cascade is longer, which must cross it."""
     rows = {}
-    for seed, name in recipe_entries("a2-window", built_only=True).items():
+    for seed, name in recipe_entries(WINDOW, built_only=True).items():
         model, task = load(name)
         for length in lengths:
             c = exact_match_by_cascade(model, task, length, n=n_eval(400, 100), max_cascade=WINDOW_REACH,

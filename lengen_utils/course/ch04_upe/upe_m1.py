@@ -17,12 +17,16 @@ from ...lab.zoo import entry, entry_record, live_curves, metrics
 from ..common.claims import claim
 from ..common.seeds import built_entries, median_at, medians
 from ..notebook import pct
+from .recipes import M1_PAPER, MULTIPLICATION
 
 Bands = Mapping[str, Mapping[int, tuple[float, float, float]]]   # {label: {length: (median, min, max)}}
 Live = Mapping[str, Mapping[str, Mapping[int, float]]]           # {label: {entry: {length: EM}}}, measured live
 TRAINED = 5                          # the trained multiplicand length (digits)
 LIVE_SEED = 2024                     # the live test sets: another seed than the manifest's
 MASTERY = "A model that fails in distribution says nothing about length."
+#: section 3 (M1, M2): the plain 1-digit-multiplier rows in the frame l = 16, one per encoding, title -> recipe
+M1 = {r.title: r.id for r in MULTIPLICATION.select(multiplier=1, trained_length=TRAINED, frame=16, shift_augment=False,
+                                                   weight_decay=0.0)}
 
 
 def seeds(recipe: str) -> list[str]:
@@ -122,12 +126,15 @@ def check_error_sites(sites: Mapping[int, Mapping[int, float]], trained: int) ->
 
 
 # -- the attention window, and the paper's protocol (leaderboards nb04-window, sabbaghi-m1-paper) ----------------
-UPE_WINDOW, UPE_PLAIN, RPE_WINDOW = "nb04-upe-m1-f20-w2", "nb04-upe-m1-f20", "nb04-rpe-m1-f20-w2"
-UPE_PAPER = "nb04-upe-m1-f20-paper"       # UPE without the window under the paper's protocol
-LABELS = {UPE_WINDOW: "UPE + window", UPE_PLAIN: "UPE (Sabbaghi)", RPE_WINDOW: "RPE + window"}
-PROTOCOL_LABELS = {UPE_PAPER: "UPE, the paper's protocol (our lr 3e-3, no weight decay): selected checkpoint",
-                   f"{UPE_PAPER} (final)": "UPE, the paper's protocol (our lr 3e-3, no weight decay): final checkpoint",
-                   UPE_PLAIN: "UPE, the course's recipe", UPE_WINDOW: "UPE + window"}
+#: frame l = 20, 1-digit multiplier: UPE with the attention window (2), Sabbaghi's UPE without it, RPE with it
+UPE_WINDOW, UPE_PLAIN, RPE_WINDOW = (MULTIPLICATION.one(multiplier=1, frame=20, encoding=encoding, window=window).id
+                                     for encoding, window in (("upe", 2), ("upe", 0), ("rpe", 2)))
+LABELS = {r.id: r.title for r in MULTIPLICATION.select(multiplier=1, frame=20)}     # the rows' titles
+PAPER_PROTOCOL = M1_PAPER.one()         # UPE without the window under the paper's protocol
+UPE_PAPER = PAPER_PROTOCOL.id
+PROTOCOL_LABELS = {UPE_PAPER: f"{PAPER_PROTOCOL.title}: selected checkpoint",
+                   f"{UPE_PAPER} (final)": f"{PAPER_PROTOCOL.title}: final checkpoint",
+                   UPE_PLAIN: "UPE, the course's recipe", UPE_WINDOW: LABELS[UPE_WINDOW]}
 
 
 def window_board() -> dict:
@@ -182,8 +189,9 @@ def check_explorer(explorer, band: Mapping[int, tuple[float, float, float]]) -> 
 
 
 # -- section 5: M3, can the zero-shift augmentation replace UPE? ------------------------------------------------
-APE, RPE, UPE0, UPE = "APE + shift", "RPE + shift", "UPE, no augmentation", "UPE + shift (ours)"
-SHIFTED = {APE: "nb04-ape-shift-m1", RPE: "nb04-rpe-shift-m1", UPE: "nb04-upe-shift-m1"}
+SHIFTED = {r.title: r.id for r in MULTIPLICATION.select(shift_augment=True)}   # APE, RPE, UPE + shift, by title
+APE, RPE, UPE = SHIFTED                 # the titles: "APE + shift", "RPE + shift", "UPE + shift (ours)"
+UPE0 = "UPE, no augmentation"
 
 
 def check_m3(med: Mapping[str, Mapping[int, float]], in_distribution: Mapping[str, float], trained: int = 5) -> None:

@@ -14,37 +14,31 @@ from ...core.constants import EVAL_SEED
 from ...core.evaluate import evaluate_lengths
 from ...core.evaluate.columns import ColumnScore
 from ...lab.leaderboard import leaderboard
-from ...lab.zoo import entry, entry_for, entry_record, load, metrics, read_manifest, recipe_entries
+from ...lab.zoo import entry, entry_record, load, metrics, read_manifest, recipe_entries
 from ...lab.zoo.records import read_records
 from ..common.claims import claim
 from ..common.paper_scale import PaperScale, seeds as paper_seeds
 from ..common.seeds import best_run
 from ..notebook import pct
+from .recipes import M2_PAPER_SCALE, MULTIPLICATION
 from .upe_m1 import LIVE_SEED, TRAINED, board_rows, seeds
 
-#: The search, in the order it was run: label -> (recipe, seed). Rows not built are left out.
-SEARCH = {label: entry_for(recipe, seed).name for label, (recipe, seed) in {
-    "the first recipe (4 layers, d 64, l = 16)": ("nb04-upe-m3", 0),
-    "6 layers, d 128, window 3, l = 20": ("nb04-upe-m3-big", 0),
-    "+ multiplier curriculum 1 → 2 → 3": ("nb04-upe-m3-big-cur", 0),
-    "+ curriculum, 8 layers": ("nb04-upe-m3-deep-cur", 0),
-    "+ curriculum, MLP twice as wide": ("nb04-upe-m3-wide-cur", 0),
-    "+ curriculum, twice the steps": ("nb04-upe-m3-long-cur", 0),
-    "+ curriculum, twice the steps, seed 1": ("nb04-upe-m3-long-cur", 1),
-    "+ curriculum, carry head": ("nb04-upe-m3-big-carry", 0),
-    "+ curriculum, carry and product heads": ("nb04-upe-m3-big-heads", 0),
-    "+ curriculum, carry head, twice the steps": ("nb04-upe-m3-long-carry", 0)}.items()}
+#: The search, in the order it was run: its rows (role ``m3-search``) by title, and every seed's entry, labelled by
+#: the row's title (a seed after the first named). Entries not built are left out (:func:`built_search`).
+RUNS = {row.title: row for row in MULTIPLICATION.with_role("m3-search")}
+SEARCH = {f"{title}, seed {seed}" if seed else title: name for title, row in RUNS.items()
+          for seed, name in recipe_entries(row.id).items()}
 CARRY_MODEL = SEARCH["+ curriculum, carry head"]
 #: The read-outs, step by step, at one model and budget (seed 0): none, the carry, the carry and the products.
 HEADS = {"no read-out": SEARCH["+ multiplier curriculum 1 → 2 → 3"], "carry head": CARRY_MODEL,
          "carry and product heads": SEARCH["+ curriculum, carry and product heads"]}
 CONTROL = SEARCH["6 layers, d 128, window 3, l = 20"]        # no curriculum
-#: the best recipe (both read-outs, twice the steps), its two halves, and RPE with all of it (Figure 5a/5b)
-BEST = "nb04-upe-m3-long-heads"
-PARTS = {BEST: "both read-outs, twice the steps",
-         "nb04-upe-m3-big-heads": "both read-outs, half the steps",
-         "nb04-upe-m3-long-cur": "no read-out, twice the steps"}
-RPE_SAME = "nb04-rpe-m3-long-heads"
+#: the best recipe (role ``m3-best``: both read-outs, twice the steps), its two halves, and RPE with all of it (role
+#: ``m3-rpe``; Figure 5a/5b); ``PARTS`` labels each part by its row's summary
+(BEST_ROW,), (RPE_ROW,) = MULTIPLICATION.with_role("m3-best"), MULTIPLICATION.with_role("m3-rpe")
+BEST, RPE_SAME = BEST_ROW.id, RPE_ROW.id
+NO_READ_OUT = RUNS["+ curriculum, twice the steps"]        # the best recipe without its read-outs
+PARTS = {row.id: row.summary for row in (BEST_ROW, RUNS["+ curriculum, carry and product heads"], NO_READ_OUT)}
 MASTERED = 0.95                     # the fair-comparison bar at the longest trained length
 Live = Mapping[str, Mapping[int, float]]
 Sites = Mapping[int, Mapping[int, float]]
@@ -183,7 +177,7 @@ def check_rpe(live_rpe: Live, live_upe: Live, far: tuple[float, float] | None = 
 def curve_rows() -> dict[str, dict[str, float]]:
     """Seed 0's learning curve without read-outs and with both: EM at half the steps, near and at the end."""
     rows = {}
-    for recipe in ("nb04-upe-m3-long-cur", BEST):
+    for recipe in (NO_READ_OUT.id, BEST):
         label, c = PARTS[recipe], entry_record(seeds(recipe)[0])["learning_curve"]
         em = c["em"]
         rows[f"{label}, seed 0 ({c['steps'][-1]:,} steps)"] = {
@@ -231,18 +225,18 @@ def check_full_frame(below: Mapping[str, float], full: Mapping[str, float],
 
 
 # -- at the paper's depth, trained on a GPU (common.paper_scale shows and evaluates them) ------------------------
-#: Sabbaghi et al., M2 (Figure 5b): the 3-digit multiplier at the paper's depth, 9 layers
+#: x hidden (TaskConfig.mask_operator), three budgets, by the rows' titles: one seed stopped by the time bound, the
+#: schedule run to its end, 256 problems per step
+M2_RUNS = {row.title: row.id for row in M2_PAPER_SCALE.select(mask_operator=True)}
+#: Sabbaghi et al., M2 (Figure 5b): the 3-digit multiplier at the paper's depth, 9 layers, x seen
 UPE_M3 = PaperScale(
-    recipe="sabbaghi-upe-m3-9l", live_lengths=(3, 5, 10, 13), live_n=200,
+    recipe=M2_PAPER_SCALE.one(mask_operator=False).id, live_lengths=(3, 5, 10, 13), live_n=200,
     paper="UPE with a 3-digit multiplier, trained on multiplicands of at most 5 digits, keeps about 90% of its "
           "in-distribution accuracy at 16 digits (Sabbaghi et al., M2 and Figure 5b; 9 layers, d 768)")
-#: the same with the operator x hidden from every query (TaskConfig.mask_operator), and the one that sees x
-UPE_M3_MASKED = PaperScale("sabbaghi-upe-m3-masked", live_lengths=(5, 14, 15, 16), live_n=200, paper=UPE_M3.paper)
-UPE_M3_SEEN = PaperScale(recipe="sabbaghi-upe-m3-9l", live_lengths=(5, 15, 16), live_n=200, paper=UPE_M3.paper)
-#: x hidden, three budgets: one seed stopped by the time bound, the schedule run to its end, 256 problems per step
-M2_RUNS = {"cut short by the time bound": "sabbaghi-upe-m3-masked",
-           "schedule to its end, 128 per step": "sabbaghi-upe-m3-annealed",
-           "schedule to its end, 256 per step": "sabbaghi-upe-m3-b256"}
+#: the same with the operator x hidden from every query (the stored budget), and the one that sees x
+UPE_M3_MASKED = PaperScale(M2_RUNS["cut short by the time bound"], live_lengths=(5, 14, 15, 16), live_n=200,
+                           paper=UPE_M3.paper)
+UPE_M3_SEEN = PaperScale(recipe=UPE_M3.recipe, live_lengths=(5, 15, 16), live_n=200, paper=UPE_M3.paper)
 M2_TARGET = 0.80    # the course's target: keep >= 80% of the 5-digit accuracy at 16 digits (the paper: about 90%)
 
 

@@ -9,11 +9,14 @@ from ..common.claims import claim
 from ..notebook import pct
 from ...core.constants import EVAL_SEED
 from ...lab.zoo import load
+from .coupling import BOTH
+from .recipes import BASELINES
 
-#: the baselines that tie no digit to its significance
-NO_SIGNIFICANCE = ["nb05-base-ape", "nb05-base-rsape", "nb05-base-nope", "nb05-base-rope", "nb05-base-alibi",
-                   "nb05-base-fire"]
-FIRE, FIRE_HINTS, HINTS = "nb05-base-fire", "nb05-base-fire-hints", "nb05-base-hints"
+#: the baselines that tie no digit to its significance: consecutive IDs, no index hints
+NO_SIGNIFICANCE = [r.id for r in BASELINES.select(positions="consecutive", format="cho")]
+#: FIRE without and with index hints (Zhou et al. 2024), index hints with random-start APE, Abacus IDs (McLeish et al.)
+FIRE, FIRE_HINTS = (BASELINES.one(encoding="fire", format=f).id for f in ("cho", "cho_hints"))
+HINTS, ABACUS = BASELINES.one(encoding="learned", format="cho_hints").id, BASELINES.one(positions="abacus").id
 
 
 def built(board: dict) -> dict[str, str]:
@@ -53,11 +56,11 @@ def check(board: dict, live: Mapping[str, Mapping[int, float]],
     for m in fall:
         claim(live[m][15] <= 0.1, f"{LABELS[m]} ties no digit to its significance, so it should fall to 10% or less "
               "at 15 digits", pct(live[m][15]), "Cho et al.: mastering the trained lengths buys nothing beyond them.")
-    claim(live["nb05-both"][15] >= 0.95, "our variant should hold 15 digits (>= 95%)", pct(live["nb05-both"][15]))
-    abacus = board["methods"]["nb05-base-abacus"]
+    claim(live[BOTH.id][15] >= 0.95, "our variant should hold 15 digits (>= 95%)", pct(live[BOTH.id][15]))
+    abacus = board["methods"][ABACUS]
     if abacus["mastered"] and abacus["lengths"][15]["median"] < 0.5:
-        claim(live["nb05-base-abacus"][15] < 0.5, "Abacus should stay below 50% at 15 digits live, as in the "
-              "manifest", pct(live["nb05-base-abacus"][15]))
+        claim(live[ABACUS][15] < 0.5, "Abacus should stay below 50% at 15 digits live, as in the manifest",
+              pct(live[ABACUS][15]))
 
 
 def fire_facts(board: dict) -> tuple[list[float], int]:

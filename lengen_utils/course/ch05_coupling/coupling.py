@@ -17,8 +17,10 @@ from .recipes import ABLATION
 Band = Mapping[int, tuple[float, float, float]]
 #: ``{method: {seed: {length: {significance: accuracy}}}}`` (manifest)
 PerDigit = Mapping[str, Mapping[int, Mapping[int, Mapping[int, float]]]]
-METHODS = {"plain": "plain coupling (Cho et al.)", "bias": "+ relative bias", "pack": "+ packing",
-           "both": "both (our variant)"}
+#: ``{row: title}`` of the ablation (its rows: plain, bias, pack, both), each labelled where it is declared
+METHODS = {label: ABLATION.recipe(label).title for label in ABLATION.variants}
+#: plain coupling as published (Cho et al.), and our variant: the ablation's two ends, found by its axes
+PLAIN, BOTH = ABLATION.one(relative_bias=False, pack=1), ABLATION.one(relative_bias=True, pack=4)
 MASTERY = "A model that fails in distribution says nothing about length."
 
 

@@ -9,9 +9,10 @@ from ..common.claims import claim
 from ..common.seeds import Curves, recorded_entries, seed_curves
 from ..notebook import pct
 from ...analysis.generalization import generalizable_length, median_and_range
+from .recipes import DEPTH
 
-#: layers -> method; the 1-layer runs are section 2's plain coupling
-METHODS = {1: "nb05-plain", 2: "nb05-plain-2l", 3: "nb05-plain-3l"}
+#: layers -> method; 1 layer is the depth table's base, section 2's plain coupling
+METHODS = {DEPTH.base.model.n_layers: DEPTH.base.id, **DEPTH.along("layers")}
 
 
 def layers(n: int) -> str:

@@ -5,21 +5,22 @@ from ..common.claims import claim
 from ..common.paper_scale import PaperScale
 from ..notebook import pct
 from .coupling import MASTERY
+from .recipes import CHO_ADDITION, CHO_MINESWEEPER, CHO_NX2, CHO_PLAIN as CHO_PLAIN_TABLE
 
 _SECTION4 = ("more than 95% exact match up to 200-digit additions for 1-layer, 4-head models trained on 1-30 digits "
              "(Cho et al., Figures 1 and 3, median of 8 runs)")
 #: Cho et al., Section 4: 1 layer, 4 heads, d 512, trained on 1-30 digit additions
-COUPLED = PaperScale("cho-addition-1to30", (30, 100, 200), 100, _SECTION4, ((200, 0.95),))
+COUPLED = PaperScale(CHO_ADDITION.one().id, (30, 100, 200), 100, _SECTION4, ((200, 0.95),))
 #: Cho et al., Section 6.1: N x 2 multiplication with 2 layers, trained on 1-40 digit multiplicands
-NX2 = PaperScale("cho-mul-nx2-1to40", (40, 80, 120), 100, "with 2 or more layers, coupled models trained on 1-40 "
+NX2 = PaperScale(CHO_NX2.one().id, (40, 80, 120), 100, "with 2 or more layers, coupled models trained on 1-40 "
                  "digit multiplicands generalize to longer ones, and 1 layer fails even in training (Cho et al., "
                  "Section 6.1 and Figure 8)")
 #: Cho et al., Section 6.2: the minesweeper generator, 4 layers x 8 heads, trained on boards of 5-9 per side
-MINESWEEPER = PaperScale("cho-minesweeper-5to9", (9, 12, 14), 100, "over 98% up to width 12 and near 90% at width 14, "
-                         "on square boards, for a 4-layer, 8-head model trained on boards of 5-9 per side (Cho et al., "
-                         "Section 6.2 and Figure 10)", ((12, 0.98), (14, 0.90)), length_phrase="width {}")
+MINESWEEPER = PaperScale(CHO_MINESWEEPER.one().id, (9, 12, 14), 100, "over 98% up to width 12 and near 90% at width "
+                         "14, on square boards, for a 4-layer, 8-head model trained on boards of 5-9 per side (Cho et "
+                         "al., Section 6.2 and Figure 10)", ((12, 0.98), (14, 0.90)), length_phrase="width {}")
 #: Cho et al., Section 4 as published (plain coupling, lr 1e-4, batch 1,000), at a fifth of their steps
-CHO_PLAIN = PaperScale("cho-plain-1to30", (30, 50, 100), 100, _SECTION4, ((200, 0.95),))
+CHO_PLAIN = PaperScale(CHO_PLAIN_TABLE.one().id, (30, 50, 100), 100, _SECTION4, ((200, 0.95),))
 NB05 = (COUPLED, NX2, MINESWEEPER, CHO_PLAIN)
 #: ``{recipe: ((trained length, bar, its name), ((length, bar, what every seed should do there, the fix), ...))}``
 REACH = {

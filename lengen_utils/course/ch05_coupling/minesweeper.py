@@ -9,17 +9,21 @@ from ..common.claims import claim
 from ..common.seeds import median_at, of_recipe
 from ..notebook import pct
 from .coupling_attention import relative_biases
+from .recipes import MINESWEEPER
 
-CHO, CHO_NOPE = "nb05-mine-coupled", "nb05-mine-nope"     # methods (entry names without the seed)
-OURS, OURS_NOPE = "nb05-mine-next", "nb05-mine-nope59"
-CHO_8000, CHO_SHARED = "nb05-mine-coupled-8000", "nb05-mine-coupled-shared"
+#: the paper's recipe at our scale (boards of 3-5 per side): one learned table per channel, 3,000 steps (3 seeds)
+CHO = MINESWEEPER.one(widest=5, encoding="learned", steps=3000, shared_table=False).id
+#: the same longer (seed 0), and with one table shared by the two channels (the paper's Appendix B.8)
+CHO_8000, CHO_SHARED = MINESWEEPER.one(steps=8000).id, MINESWEEPER.one(shared_table=True).id
+#: our recipe: next-cell IDs read by a 2-D relative bias, boards of 5-9 per side as in the paper
+OURS = MINESWEEPER.one(ids="coupled2d_next").id
+#: NoPE (no position information at all) on the paper's recipe's boards, and on ours (5-9 per side)
+CHO_NOPE, OURS_NOPE = (MINESWEEPER.one(widest=w, encoding="none", relative_bias=False).id for w in (5, 9))
 #: Cho et al. Figure 10 as their text states it (paper): over 98% up to width 12, near 90% at width 14.
 PAPER_FIGURE10 = {12: 0.98, 14: 0.90}
-LABELS = {CHO: "2-D coupling, Cho's IDs and tables (3–5 per side)", CHO_NOPE: "NoPE (3–5 per side)",
-          OURS: "our recipe: next-cell IDs + 2-D relative bias (5–9)", OURS_NOPE: "NoPE (5–9 per side)"}
-#: the paper's-recipe leaderboard: one table per channel (3 seeds), the same longer (seed 0), one shared table, NoPE
-CHO_ROWS = {CHO: LABELS[CHO], CHO_8000: "2-D coupling, 8,000 steps",
-            CHO_SHARED: "2-D coupling, one table for both channels (the paper's)", CHO_NOPE: LABELS[CHO_NOPE]}
+#: ``{recipe: title}`` of every row; the paper's-recipe leaderboard: its rows on 3-5 per side, NoPE last
+LABELS = {r.id: r.title for r in MINESWEEPER.recipes()}
+CHO_ROWS = {r.id: r.title for r in sorted(MINESWEEPER.select(widest=5), key=lambda r: r.model.encoding == "none")}
 
 
 def target_widths(trained_max: int) -> tuple[int, int]:

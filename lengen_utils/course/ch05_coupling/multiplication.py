@@ -6,12 +6,11 @@ from ..common.seeds import median_at
 from ..notebook import pct
 from ...lab.leaderboard import leaderboard
 from .coupling import MASTERY
-from .recipes import MUL
+from .recipes import CHO_MUL, MUL
 
 OURS = MUL.along("layers")                  # layers -> our recipe
-LABELS = {"nb05-mul-1l": "plain coupling, 1 layer", "nb05-mul-2l": "plain coupling, 2 layers", "nb05-mul-1l-long":
-          "plain coupling, 1 layer, 3x steps", "nb05-mul-2l-long": "plain coupling, 2 layers, 3x steps",
-          OURS[1]: "our recipe, 1 layer", OURS[2]: "our recipe, 2 layers"}
+#: ``{recipe: title}`` of the paper's recipe at our scale (plain coupling) and ours
+LABELS = {r.id: r.title for r in CHO_MUL.recipes() + MUL.recipes()}
 
 
 def cho_boards() -> dict:

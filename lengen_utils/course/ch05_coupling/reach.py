@@ -6,12 +6,13 @@ import math
 from ..common.claims import claim
 from ..notebook import pct
 from ...lab.flagship_time import SHORT_UP_TO, TARGET_MEDIAN_1000, TARGET_SHORT, TARGET_WORST_500
-from ...lab.zoo import entry, entry_for
+from ...lab.zoo import entry, entry_for, with_one_role
 from ...lab.zoo.records import read_measured
 from .coupling import MASTERY
 from .recipes import REACH
 
-OURS, MINUTE = "flagship-reach", "flagship-minute"   # the one-minute recipe: the same decoder trained for time
+#: the flagship without its table (2,000 steps), and the one-minute recipe: the same decoder trained for time
+OURS, MINUTE = (with_one_role(role).id for role in ("flagship:reach", "flagship:one-minute"))
 PACKS = REACH.along("pack")                  # problems per sequence -> recipe
 
 

@@ -16,6 +16,10 @@ models at the paper's scale (GPU).
   (tag ``nb05-2d-cho``) and ours (``next``: next-cell IDs read by a 2-D relative bias; tag ``nb05-2d``).
 * :data:`CHO_ADDITION`, :data:`CHO_PLAIN`, :data:`CHO_NX2`, :data:`CHO_MINESWEEPER`: Cho et al.'s models at the
   paper's size, trained on a GPU (tag ``gpu``); departures in docs/logs/gpu-log.md.
+
+Each row names itself (``title``: its label in the sections' tables and the coupling explorer) and the tables name
+what their rows vary (``axes``): the sections find a row by its axes (``ABLATION.one(relative_bias=False, pack=1)``)
+or its role (``coupling-explorer``: the explorer's rows), never by typing its id.
 """
 from __future__ import annotations
 
@@ -32,35 +36,41 @@ ABLATION = RecipeTable(
     base=COUPLED,
     variants={
         "plain": {"title": "plain coupling (Cho et al.)",
+            "roles": ("coupling-explorer", "claim:cho-fig3/1-10-plain", "throughput:cho-1to30"),
             **_ABLATION_ROWS, "task.pack": 1, "model.relative_bias": False, "train.batch_size": 128,
             "description": ("plain position coupling as published (Cho et al.): learned table over coupled"
                             " IDs, no relative bias, one problem per sequence; 1-10 digit sums, seed "
                             "{seed} (notebook 05)"), "tags": ("nb05", "nb05-baselines")},
-        "bias": {**_ABLATION_ROWS, "task.pack": 1, "train.batch_size": 128,
+        "bias": {"title": "+ relative bias", "roles": ("coupling-explorer",),
+            **_ABLATION_ROWS, "task.pack": 1, "train.batch_size": 128,
             "description": ("position coupling + coupled relative bias (clip 8, x20), one problem per "
                             "sequence; 1-10 digit sums, seed {seed} (notebook 05)"), "tags": ("nb05",)},
-        "pack": {**_ABLATION_ROWS, "model.relative_bias": False,
+        "pack": {"title": "+ packing", "roles": ("coupling-explorer",), **_ABLATION_ROWS, "model.relative_bias": False,
             "description": ("position coupling + packing (4 problems per sequence, disjoint ID ranges), no"
                             " relative bias; 1-10 digit sums, seed {seed} (notebook 05)"), "tags": ("nb05",)},
-        "both": {"title": "both (our variant)", **_ABLATION_ROWS,
+        "both": {"title": "both (our variant)", "roles": ("coupling-explorer", "multiseed-bench"), **_ABLATION_ROWS,
             "description": ("position coupling + coupled relative bias + packing (the flagship recipe); "
                             "1-10 digit sums, seed {seed} (notebook 05)"), "tags": ("nb05", "nb05-baselines")},
     },
+    axes={"relative_bias": "model.relative_bias", "pack": "task.pack"},
 )
 
 
-_DEPTH_ROWS = {"tags": ("nb05-depth",)}
+_DEPTH_ROWS = {"roles": ("coupling-explorer",), "tags": ("nb05-depth",)}
 DEPTH = RecipeTable(
     prefix="nb05",
     base=ABLATION.recipe("plain"),
     variants={
-        "plain-2l": {**_DEPTH_ROWS, "model.n_layers": 2,
+        "plain-2l": {"title": "plain coupling, 2 layers", **_DEPTH_ROWS, "model.n_layers": 2,
             "description": ("plain position coupling (Cho et al.) with 2 layers, 4 heads; 1-10 digit sums,"
-                            " seed {seed} (notebook 05, depth, Cho Figure 4)")},
-        "plain-3l": {**_DEPTH_ROWS, "model.n_layers": 3,
+                            " seed {seed} (notebook 05, depth, Cho Figure 4)"),
+            "roles": ("coupling-explorer", "claim:cho-fig4/2-layers")},
+        "plain-3l": {"title": "plain coupling, 3 layers", **_DEPTH_ROWS, "model.n_layers": 3,
             "description": ("plain position coupling (Cho et al.) with 3 layers, 4 heads; 1-10 digit sums,"
-                            " seed {seed} (notebook 05, depth, Cho Figure 4)")},
+                            " seed {seed} (notebook 05, depth, Cho Figure 4)"),
+            "roles": ("coupling-explorer", "claim:cho-fig4/3-layers")},
     },
+    axes={"layers": "model.n_layers"},
 )
 
 
@@ -69,27 +79,31 @@ CHO_MUL = RecipeTable(
     prefix="nb05",
     base=ABLATION.recipe("plain"),
     variants={
-        "mul-1l": {**_CHO_MUL_ROWS,
+        "mul-1l": {"title": "plain coupling, 1 layer", "roles": ("coupling-explorer",), **_CHO_MUL_ROWS,
             "description": ("N x 2 multiplication (Cho et al. Section 6.1), plain position coupling, 1 "
                             "layer(s), 4 heads, 2,000 steps; multiplicand 1-10 digits, seed {seed} "
                             "(notebook 05)"), "tags": ("nb05-mul-cho",)},
-        "mul-1l-long": {**_CHO_MUL_ROWS, "train.steps": 6000,
+        "mul-1l-long": {"title": "plain coupling, 1 layer, 3x steps", **_CHO_MUL_ROWS, "train.steps": 6000,
             "description": ("N x 2 multiplication (Cho et al. Section 6.1), plain position coupling, 1 "
                             "layer(s), 4 heads, 6,000 steps; multiplicand 1-10 digits, seed {seed} "
                             "(notebook 05)"), "tags": ("nb05-mul-long",)},
-        "mul-2l": {**_CHO_MUL_ROWS, "model.n_layers": 2,
+        "mul-2l": {"title": "plain coupling, 2 layers",
+            "roles": ("coupling-explorer", "claim:cho-nx2/cpu-plain-2-layers"),
+            **_CHO_MUL_ROWS, "model.n_layers": 2,
             "description": ("N x 2 multiplication (Cho et al. Section 6.1), plain position coupling, 2 "
                             "layer(s), 4 heads, 2,000 steps; multiplicand 1-10 digits, seed {seed} "
                             "(notebook 05)"), "tags": ("nb05-mul-cho",)},
-        "mul-2l-long": {**_CHO_MUL_ROWS, "model.n_layers": 2, "train.steps": 6000,
+        "mul-2l-long": {"title": "plain coupling, 2 layers, 3x steps", "roles": ("coupling-explorer",),
+            **_CHO_MUL_ROWS, "model.n_layers": 2, "train.steps": 6000,
             "description": ("N x 2 multiplication (Cho et al. Section 6.1), plain position coupling, 2 "
                             "layer(s), 4 heads, 6,000 steps; multiplicand 1-10 digits, seed {seed} "
                             "(notebook 05)"), "tags": ("nb05-mul-long",)},
     },
+    axes={"layers": "model.n_layers", "steps": "train.steps"},
 )
 
 
-_TRAINED_LENGTH_ROWS = {"task.max_position": 128, "model.max_positions": 129,
+_TRAINED_LENGTH_ROWS = {"title": "our variant, IDs up to 128", "task.max_position": 128, "model.max_positions": 129,
     "eval_lengths": (5, 10, 15, 20, 30, 40, 50, 60, 80, 100, 120), "eval_n": 500, "tags": ("nb05-trained",)}
 TRAINED_LENGTH = RecipeTable(
     prefix="nb05",
@@ -100,7 +114,8 @@ TRAINED_LENGTH = RecipeTable(
                             "IDs up to 128, seed {seed} (notebook 05, Cho Figure 3)")},
         "len10": {**_TRAINED_LENGTH_ROWS, "seeds": (0, 1, 2, 3, 4),
             "description": ("position coupling + relative bias + packing (our variant), 1-10 digit sums, "
-                            "IDs up to 128, seed {seed} (notebook 05, Cho Figure 3)")},
+                            "IDs up to 128, seed {seed} (notebook 05, Cho Figure 3)"),
+            "roles": ("claim:cho-fig3/1-10-ours",)},
         "len15": {**_TRAINED_LENGTH_ROWS, "task.max_digits": 15, "seeds": (0, 1, 2),
             "description": ("position coupling + relative bias + packing (our variant), 1-15 digit sums, "
                             "IDs up to 128, seed {seed} (notebook 05, Cho Figure 3)")},
@@ -109,7 +124,7 @@ TRAINED_LENGTH = RecipeTable(
 )
 
 
-_SINK_ROWS = {"eval_n": 500}
+_SINK_ROWS = {"title": "+ sink for the final carry", "eval_n": 500}
 SINK = RecipeTable(
     prefix="nb05",
     base=FLAGSHIP,
@@ -118,7 +133,8 @@ SINK = RecipeTable(
             "eval_lengths": (5, 10, 15, 20, 30, 40, 50, 60, 70, 80, 100, 120),
             "description": ("position coupling with $ as the final carry's sink (coupled_sink) + relative "
                             "bias + packing, 1-10 digit sums, IDs up to 128, seed {seed} (notebook 05, "
-                            "raised flagship)"), "tags": ("nb05-sink",)},
+                            "raised flagship)"), "tags": ("nb05-sink",),
+            "roles": ("claim:cho-fig3/1-10-sink",)},
         "sink-len5": {**_SINK_ROWS, "task.max_digits": 5, "seeds": (0, 1, 2),
             "eval_lengths": (5, 10, 15, 20, 30, 40, 50, 60, 80, 100, 120),
             "description": ("position coupling with $ as the final carry's sink + relative bias + packing,"
@@ -162,14 +178,17 @@ BASELINES = RecipeTable(
         "base-ape": {"title": "APE", **_BASELINES_ROWS,
             "description": ("plain APE: learned absolute positions 0, 1, 2, ... (the flagship's baseline);"
                             " 3 layers, 10,000 steps of 128 problems; 1-10 digit sums, seed {seed} "
-                            "(notebook 05, baselines)")},
+                            "(notebook 05, baselines)"),
+            "roles": ("control:plain-ape",)},
         "base-rsape": {"title": "random-start APE", **_BASELINES_ROWS, "task.random_start": True, "train.steps": 4000,
             "description": ("random-start APE (Cho et al.; Ruoss et al.'s randomized positions); 3 layers,"
                             " 4,000 steps of 128 problems; 1-10 digit sums, seed {seed} (notebook 05, "
-                            "baselines)")},
+                            "baselines)"),
+            "roles": ("claim:survey/randomized",)},
         "base-nope": {"title": "NoPE", **_BASELINES_ROWS, "model.encoding": "none", "train.steps": 4000,
             "description": ("NoPE: no position encoding (Kazemnejad et al.); 3 layers, 4,000 steps of 128 "
-                            "problems; 1-10 digit sums, seed {seed} (notebook 05, baselines)")},
+                            "problems; 1-10 digit sums, seed {seed} (notebook 05, baselines)"),
+            "roles": ("claim:survey/nope",)},
         "base-rope": {"title": "RoPE", **_BASELINES_ROWS, "model.encoding": "rope", "train.steps": 4000,
             "description": ("RoPE: rotary position encoding (Su et al.); 3 layers, 4,000 steps of 128 "
                             "problems; 1-10 digit sums, seed {seed} (notebook 05, baselines)")},
@@ -185,18 +204,22 @@ BASELINES = RecipeTable(
             "task.max_position": 64, "model.max_positions": 65, "train.steps": 4000,
             "description": ("Abacus IDs (McLeish et al.) in a learned table, random offset in training; 3 "
                             "layers, 4,000 steps of 128 problems; 1-10 digit sums, seed {seed} (notebook "
-                            "05, baselines)")},
+                            "05, baselines)"),
+            "roles": ("claim:survey/abacus",)},
         "base-fire": {"title": "FIRE", **_BASELINES_ROWS, "model.encoding": "fire", "train.steps": 4000,
             "description": ("FIRE: functional relative positions with progressive interpolation (Li et al."
                             " 2024); 3 layers, 4,000 steps of 128 problems; 1-10 digit sums, seed {seed} "
-                            "(notebook 05, baselines)")},
+                            "(notebook 05, baselines)"),
+            "roles": ("claim:survey/fire",)},
         "base-fire-hints": {"title": "FIRE + index hints",
             **_BASELINES_ROWS, "task.format": "cho_hints", "task.random_start": True,
             "task.max_position": 255, "model.encoding": "fire", "model.max_positions": 256, "train.steps": 4000,
             "description": ("FIRE with index hints (Zhou et al. 2024's recipe) in Cho's format, "
                             "random-start IDs; 3 layers, 4,000 steps of 128 problems; 1-10 digit sums, "
-                            "seed {seed} (notebook 05, baselines)")},
+                            "seed {seed} (notebook 05, baselines)"),
+            "roles": ("claim:survey/fire-index-hints",)},
     },
+    axes={"encoding": "model.encoding", "positions": "task.positions", "format": "task.format"},
 )
 
 
@@ -208,16 +231,18 @@ MUL = RecipeTable(
     prefix="nb05",
     base=COUPLED,
     variants={
-        "mulu-1l": {**_MUL_ROWS,
+        "mulu-1l": {"title": "our recipe, 1 layer", **_MUL_ROWS,
             "description": ("N x 2 multiplication (Cho et al. 6.1), our recipe: coupled relative bias with"
                             " a uniform entry for the multiplier's digits, no absolute table, one problem "
                             "per sequence; 1 layer(s), 8 heads, 8,000 steps; multiplicand 1-10 digits, "
-                            "seed {seed} (notebook 05)")},
-        "mulu-2l": {**_MUL_ROWS, "model.n_layers": 2,
+                            "seed {seed} (notebook 05)"),
+            "roles": ("claim:cho-nx2/cpu-ours-1-layer",)},
+        "mulu-2l": {"title": "our recipe, 2 layers", **_MUL_ROWS, "model.n_layers": 2,
             "description": ("N x 2 multiplication (Cho et al. 6.1), our recipe: coupled relative bias with"
                             " a uniform entry for the multiplier's digits, no absolute table, one problem "
                             "per sequence; 2 layer(s), 8 heads, 8,000 steps; multiplicand 1-10 digits, "
-                            "seed {seed} (notebook 05)")},
+                            "seed {seed} (notebook 05)"),
+            "roles": ("claim:cho-nx2/cpu-ours-2-layers",)},
     },
     axes={"layers": "model.n_layers"},
 )
@@ -236,39 +261,46 @@ MINESWEEPER = RecipeTable(
         tags=("nb05-2d-cho", "minesweeper"),
     ),
     variants={
-        "mine-coupled": {
+        "mine-coupled": {"title": "2-D coupling, Cho's IDs and tables (3–5 per side)",
             "description": ("minesweeper generator (Cho et al. 6.2): 2-D position coupling (row and column"
                             " IDs, random starts); boards 3-5 per side, tested on square boards of width "
                             "3-10, 3000 steps, seed {seed} (notebook 05)")},
-        "mine-nope": {"model.encoding": "none", "seeds": (0,),
+        "mine-nope": {"title": "NoPE (3–5 per side)", "model.encoding": "none", "seeds": (0,),
             "description": ("minesweeper generator (Cho et al. 6.2): NoPE baseline (no position "
                             "information); boards 3-5 per side, tested on square boards of width 3-10, "
                             "3000 steps, seed {seed} (notebook 05)")},
-        "mine-coupled-8000": {"train.steps": 8000, "seeds": (0,),
+        "mine-coupled-8000": {"title": "2-D coupling, 8,000 steps", "train.steps": 8000, "seeds": (0,),
             "description": ("minesweeper generator (Cho et al. 6.2): 2-D position coupling (row and column"
                             " IDs, random starts); boards 3-5 per side, tested on square boards of width "
                             "3-10, 8000 steps, seed {seed} (notebook 05)")},
-        "mine-coupled-shared": {"model.shared_channel_table": True,
+        "mine-coupled-shared": {"title": "2-D coupling, one table for both channels (the paper's)",
+            "model.shared_channel_table": True,
             "description": ("minesweeper generator (Cho et al. 6.2): 2-D position coupling (row and column"
                             " IDs, random starts), one learned table shared by the two channels (the "
                             "paper's Appendix B.8); boards 3-5 per side, tested on square boards of width "
-                            "3-10, 3000 steps, seed {seed} (notebook 05)")},
-        "mine-next": {"task.positions": "coupled2d_next", "task.min_digits": 5, "task.max_digits": 9,
+                            "3-10, 3000 steps, seed {seed} (notebook 05)"),
+            "roles": ("claim:cho-minesweeper/shared-table",)},
+        "mine-next": {"title": "our recipe: next-cell IDs + 2-D relative bias (5–9)",
+            "task.positions": "coupled2d_next", "task.min_digits": 5, "task.max_digits": 9,
             "task.max_position": 24, "model.encoding": "none", "model.max_positions": 25,
             "model.relative_bias": True, "model.relative_bias_max_distance": 2, "model.relative_bias_scale": 30.0,
             "train.steps": 2000, "eval_lengths": (5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 18, 20), "eval_n": 300,
             "description": ("minesweeper generator (Cho et al. 6.2): 2-D relative bias over next-cell "
                             "coupled IDs (our recipe); boards 5-9 per side as in the paper, tested on "
                             "square boards of width 5-14, 2000 steps, seed {seed} (notebook 05)"),
-            "tags": ("nb05-2d", "minesweeper")},
-        "mine-nope59": {"task.min_digits": 5, "task.max_digits": 9, "task.max_position": 24,
-            "model.encoding": "none", "model.max_positions": 25, "train.steps": 2000,
+            "tags": ("nb05-2d", "minesweeper"),
+            "roles": ("claim:cho-minesweeper/cpu-next",)},
+        "mine-nope59": {"title": "NoPE (5–9 per side)", "task.min_digits": 5, "task.max_digits": 9,
+            "task.max_position": 24, "model.encoding": "none", "model.max_positions": 25, "train.steps": 2000,
             "eval_lengths": (5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 18, 20), "eval_n": 300,
             "description": ("minesweeper generator (Cho et al. 6.2): NoPE baseline (no position "
                             "information); boards 5-9 per side as in the paper, tested on square boards of"
                             " width 5-14, 2000 steps, seed {seed} (notebook 05)"),
-            "tags": ("nb05-2d", "minesweeper")},
+            "tags": ("nb05-2d", "minesweeper"),
+            "roles": ("claim:cho-minesweeper/nope",)},
     },
+    axes={"ids": "task.positions", "encoding": "model.encoding", "relative_bias": "model.relative_bias",
+          "widest": "task.max_digits", "steps": "train.steps", "shared_table": "model.shared_channel_table"},
 )
 
 
@@ -283,11 +315,13 @@ CHO_ADDITION = RecipeTable(
     prefix="cho",
     base=FLAGSHIP,
     variants={
-        "addition-1to30": {**_CHO_SECTION4_SIZE, "train.steps": 3000, "train.batch_size": 64,
+        "addition-1to30": {"title": "the flagship's recipe at the paper's size (1-30 digits)",
+            **_CHO_SECTION4_SIZE, "train.steps": 3000, "train.batch_size": 64,
             "train.lr": 0.0005, "train.warmup_steps": 300,
             "description": ("Cho et al. Section 4 at the paper's size (1 layer, d 512, 4 heads, operands "
                             "of 1-30 digits, IDs to 202) with the flagship's recipe (coupled relative "
-                            "bias, the sink, packing), trained on a GPU; seed {seed}")},
+                            "bias, the sink, packing), trained on a GPU; seed {seed}"),
+            "roles": ("claim:cho-addition/ours", "reproduces:cho-addition", "departures:flagship-bias")},
     },
 )
 
@@ -296,13 +330,15 @@ CHO_PLAIN = RecipeTable(
     prefix="cho",
     base=ABLATION.recipe("plain"),
     variants={
-        "plain-1to30": {**_CHO_SECTION4_SIZE, "train.steps": 10000, "train.batch_size": 1000, "train.lr": 0.0001,
+        "plain-1to30": {"title": "plain coupling as published, at the paper's size (1-30 digits)",
+            **_CHO_SECTION4_SIZE, "train.steps": 10000, "train.batch_size": 1000, "train.lr": 0.0001,
             "train.betas": (0.9, 0.999), "train.data_seeding": "per_step", "train.select_lengths": (100, 200),
             "train.select_n": 50, "train.select_every": 1000,
             "description": ("Cho et al. Section 4 as published: plain coupling (no bias, no sink, no "
                             "packing), 1 layer, d 512, 4 heads, balanced 1-30 digit sums, AdamW lr 1e-4, "
                             "batch 1000, best checkpoint on 100 and 200 digits; trained on a GPU; seed "
-                            "{seed}")},
+                            "{seed}"),
+            "roles": ("claim:cho-addition/paper-recipe", "reproduces:cho-addition", "reference:cho-addition")},
     },
 )
 
@@ -311,12 +347,14 @@ CHO_NX2 = RecipeTable(
     prefix="cho",
     base=MUL.recipe("mulu-2l"),
     variants={
-        "mul-nx2-1to40": {"task.max_digits": 40, "task.max_position": 202, "model.d_model": 256,
+        "mul-nx2-1to40": {"title": "our N × 2 recipe at the paper's size (1-40 digits)",
+            "task.max_digits": 40, "task.max_position": 202, "model.d_model": 256,
             "model.d_ff": 1024, "model.max_positions": 203, "train.lr": 0.001, "train.warmup_steps": 400,
             "train.data_seeding": "per_step", "seeds": (0, 1), "eval_lengths": (5, 10, 20, 30, 40, 50, 70, 100),
             "description": ("Cho et al. Section 6.1 N x 2 multiplication, 2 layers, multiplicands of 1-40 "
                             "digits, our N x 2 recipe (uniform multiplier bias, no table) at d 256, "
-                            "trained on a GPU; seed {seed}"), "tags": ("gpu", "paper-scale")},
+                            "trained on a GPU; seed {seed}"), "tags": ("gpu", "paper-scale"),
+            "roles": ("claim:cho-nx2/gpu-ours", "reproduces:cho-nx2", "reference:cho-nx2", "departures:nx2-bias")},
     },
 )
 
@@ -325,12 +363,15 @@ CHO_MINESWEEPER = RecipeTable(
     prefix="cho",
     base=MINESWEEPER.recipe("mine-next"),
     variants={
-        "minesweeper-5to9": {"model.d_model": 256, "model.n_layers": 4, "model.n_heads": 8, "model.d_ff": 1024,
+        "minesweeper-5to9": {"title": "our minesweeper recipe at the paper's depth (5-9 per side)",
+            "model.d_model": 256, "model.n_layers": 4, "model.n_heads": 8, "model.d_ff": 1024,
             "train.steps": 4000, "train.batch_size": 64, "train.lr": 0.001, "train.warmup_steps": 200,
             "train.data_seeding": "per_step", "seeds": (0,),
             "description": ("Cho et al. Section 6.2 minesweeper at the paper's depth (4 layers, 8 heads, d"
                             " 256) with our recipe (next-cell coupled IDs, 2-D relative bias), boards 5-9 "
-                            "per side, trained on a GPU; seed {seed}"), "tags": ("gpu", "paper-scale")},
+                            "per side, trained on a GPU; seed {seed}"), "tags": ("gpu", "paper-scale"),
+            "roles": ("claim:cho-minesweeper/gpu-12", "claim:cho-minesweeper/gpu-14", "reproduces:cho-minesweeper",
+                      "reference:cho-minesweeper", "departures:2d-bias")},
     },
 )
 

@@ -19,7 +19,8 @@ from .recipes import SINK as SINK_TABLE, TRAINED_LENGTH
 PAPER_FIG3 = {10: 70, 20: 135, 30: 200, 40: 200}
 OURS = TRAINED_LENGTH.along("trained_length")              # trained length -> method
 SINK = SINK_TABLE.along("trained_length")                  # the same with the sink (1–10: five seeds)
-LABELS = {"nb05-len10": "our variant, IDs up to 128", "nb05-sink": "+ sink for the final carry"}
+#: the sink's comparison on 1–10 digit sums: our variant without the sink, and with it (the raised flagship)
+WITHOUT_SINK, WITH_SINK = TRAINED_LENGTH.one(trained_length=10), SINK_TABLE.one(trained_length=10)
 #: the raised flagship's targets: median at 70 digits, worst seed at 40
 TARGET_MEDIAN_70, TARGET_WORST_40 = 0.95, 0.9
 
@@ -136,7 +137,7 @@ def check_start(by_start: Mapping[int, float]) -> None:
 
 def check_sink_live(live: Mapping[str, Mapping[int, float]], seed: int = 2) -> None:
     """Live on one seed: without the sink it fails at 40 digits, with it it holds 70."""
-    without, sink = live[entry_for("nb05-len10", seed).name], live[entry_for("nb05-sink", seed).name]
+    without, sink = (live[entry_for(recipe.id, seed).name] for recipe in (WITHOUT_SINK, WITH_SINK))
     claim(without[40] <= 0.8, f"without the sink, seed {seed} should fail at 40 digits (<= 80%)", pct(without[40]))
     claim(sink[70] >= 0.9, f"with the sink, seed {seed} should hold 70 digits (>= 90%)", pct(sink[70]),
           "The sink was meant to fix exactly this seed's final carry.")
@@ -144,7 +145,7 @@ def check_sink_live(live: Mapping[str, Mapping[int, float]], seed: int = 2) -> N
 
 def check_targets(sink_board: dict, trained_board: dict) -> None:
     """From the manifest: the sink meets the raised flagship's targets, the recipe without it misses both."""
-    sink, without = sink_board["methods"]["nb05-sink"], trained_board["methods"]["nb05-len10"]
+    sink, without = sink_board["methods"][WITH_SINK.id], trained_board["methods"][WITHOUT_SINK.id]
     got = {"median at 70": sink["lengths"][70]["median"], "worst at 40": sink["lengths"][40]["min"]}
     claim(got["median at 70"] >= TARGET_MEDIAN_70 and got["worst at 40"] >= TARGET_WORST_40,
           f"with the sink the median at 70 digits should reach {pct(TARGET_MEDIAN_70, 0)} and the worst seed at 40 "

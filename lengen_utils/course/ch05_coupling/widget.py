@@ -23,20 +23,20 @@ Choices = Mapping[tuple[int, str], Sequence[str]]
 
 #: Cho et al.'s generalizable lengths for 1-layer 4-head plain coupling (their Figure 3), by trained length.
 PAPER_GENERALIZABLE = {10: 70, 20: 135, 30: 200, 40: 200}
+#: the role of the recipe rows the explorer offers besides the baselines and Figure 3 (``recipes.py``)
+EXPLORER_ROLE = "coupling-explorer"
 
 
 def default_choices() -> dict[tuple[int, str], list[str]]:
-    """The notebook-05 zoo entries, by (trained length, method): the ablation and depth rows on 1-10 digit
-    sums (IDs up to 64), N x 2 multiplication on 1-10 digit multiplicands, the baselines of section 5 on 1-10
-    digit sums, and our variant with IDs up to 128, without and with the sink (the flagship's recipe), on 1-5,
-    1-10 and 1-15 digit sums (Figure 3)."""
+    """The notebook-05 zoo entries, by (trained length, method): the rows with the role ``coupling-explorer`` (the
+    ablation and depth rows on 1-10 digit sums, IDs up to 64, and N x 2 multiplication on 1-10 digit multiplicands),
+    the baselines of section 5 on 1-10 digit sums, and our variant with IDs up to 128, without and with the sink
+    (the flagship's recipe), on 1-5, 1-10 and 1-15 digit sums (Figure 3). A method is labelled by its row's title."""
     def seeds(recipe: str) -> list[str]:
         return list(zoo.recipe_entries(recipe).values())
 
-    rows = {"plain coupling (Cho et al.)": "nb05-plain", "+ relative bias": "nb05-bias", "+ packing": "nb05-pack",
-            "both (our variant)": "nb05-both", "plain coupling, 2 layers": "nb05-plain-2l",
-            "plain coupling, 3 layers": "nb05-plain-3l", "N × 2 multiplication, 1 layer": "nb05-mul-1l",
-            "N × 2 multiplication, 2 layers": "nb05-mul-2l", "N × 2 multiplication, 2 layers, long": "nb05-mul-2l-long"}
+    rows = {f"N × 2 multiplication, {r.title}" if r.task.op == "*" else r.title: r.id
+            for r in zoo.with_role(EXPLORER_ROLE)}
     rows.update({f"baseline: {label}": recipe for recipe, label in BASELINE_LABELS.items()})
     out: dict[tuple[int, str], list[str]] = {(10, label): seeds(recipe) for label, recipe in rows.items()}
     for k in (5, 10, 15):

@@ -1,4 +1,5 @@
-"""Notebook 08, shared by its sections: the methods' labels, live measurements, learning curves and sections 0 and 6."""
+"""Notebook 08, shared by its sections: the methods (the rows of :data:`.recipes.METHODS`, found by tag and by the
+table's axes), live measurements, learning curves and sections 0 and 6."""
 from __future__ import annotations
 
 import math
@@ -6,44 +7,26 @@ import statistics
 from collections.abc import Mapping, Sequence
 
 from ...core.evaluate import LengthResult, evaluate_lengths
+from ...lab.experiment.recipe import Recipe
 from ...lab.leaderboard import budget, budget_text, leaderboard
-from ...lab.zoo import entry_for, entry_record, get_recipe, load, metrics, recipe_entries
+from ...lab.zoo import entry_for, entry_record, load, metrics, recipe_entries
 from ..common.baselines import LABELS as NB05_LABELS
 from ..common.claims import claim
 from ..notebook import pct
+from .recipes import CURRICULUM, GAP, LOOP, SCRATCH, SPACES
+from .recipes import METHODS as TABLE
 
 NB05_TAG = "nb05-baselines"
 NB08_SEEDS = (0, 1, 2)                       # the seeds of every method
 TRAINED_DIGITS = 5                           # balanced 1..5-digit operands in training
-#: ``{recipe: (label, what it changes)}``, in the sections' order (the recipes: :data:`.recipes.METHODS`)
-METHODS = {
-    "nb08-direct": ("direct answer", "the base: APE, the sum written directly"),
-    "nb08-align": ("sub-task: alignment", "the aligned digit pair of each column, units first"),
-    "nb08-modsum": ("sub-task: digit sum", "each column's digit sum mod 10, no carries"),
-    "nb08-carries": ("sub-task: carries", "the carry into each column"),
-    "nb08-rsape": ("random-start APE", "random-start APE: in training the IDs start at a random offset (Cho et al.; Ruoss et al.'s randomized positions)"),
-    "nb08-spaces": ("APE + random spaces", "APE, a blank in each gap between digits w.p. 0.2 in training"),
-    "nb08-scratch": ("scratchpad", "APE, each answer digit after its step (pair, carry in)"),
-    "nb08-coupled": ("coupled IDs", "coupled IDs (Cho et al.), the sum written directly"),
-    "nb08-coupled-align": ("coupled IDs, sub-task: alignment", "coupled IDs, the aligned digit pair of each column"),
-    "nb08-coupled-modsum": ("coupled IDs, sub-task: digit sum", "coupled IDs, each column's digit sum mod 10"),
-    "nb08-coupled-carries": ("coupled IDs, sub-task: carries", "coupled IDs, the carry into each column"),
-    "nb08-coupled-scratch": ("coupled IDs + scratchpad", "coupled IDs, each answer digit after its step"),
-    "nb08-coupled-scratch-6k": ("coupled IDs + scratchpad, 2× steps", "coupled IDs, each answer digit after its step; the budget it needs to master 1-5 digits"),
-    "nb08-length-curriculum": ("curriculum: short to long", "lengths capped 1, 2, ..., 5 over the first half"),
-    "nb08-length-cur-6k": ("curriculum: short to long, 2× steps", "lengths capped 1, 2, ..., 5 over the first half; the budget it needs to master 1-5 digits"),
-    "nb08-cascade-curriculum": ("curriculum: easy to hard", "carry cascades capped 0, 1, ..., 5 over the first half (notebook 06)"),
-    "nb08-looped": ("looped", "the 2-layer block looped max(2, ceil(d/2)) times with input injection, APE"),
-    "nb08-abacus": ("Abacus", "Abacus IDs (McLeish et al.), 2 layers"),
-    "nb08-abacus-looped": ("Abacus + looped", "Abacus IDs, the 2-layer block looped max(2, ceil(d/2)) times with input injection (McLeish et al.)"),
-    "nb08-abacus-eq": ("Abacus (= one below the units)", "Abacus IDs with = at the offset, one below the units digits (our departure), 2 layers: the control for the looped model"),
-    "nb08-abacus-eq-looped": ("Abacus (= one below the units) + looped", "Abacus IDs with = at the offset, one below the units digits (our departure), the 2-layer block looped max(2, ceil(d/2)) times with input injection"),
-}
-LABELS = {m: label for m, (label, _) in METHODS.items()}
-#: the widget's other trained length (1-3 digits, seed 0) of the methods the sections compare on length
-WIDGET_TRAINED = {3: {"nb08-direct": "nb08-direct-l3", "nb08-spaces": "nb08-spaces-l3",
-                      "nb08-scratch": "nb08-scratch-l3", "nb08-coupled": "nb08-coupled-l3",
-                      "nb08-coupled-scratch": "nb08-coupled-scratch-l3", "nb08-looped": "nb08-looped-l3"}}
+#: ``{recipe: row}``: the methods trained on 1-5 digits, in the table's order (each row's title is its label)
+ROWS: dict[str, Recipe] = {r.id: r for r in TABLE.select(trained_length=TRAINED_DIGITS)}
+LABELS = {m: r.title for m, r in ROWS.items()}
+DIRECT = TABLE.one(trained_length=TRAINED_DIGITS, title="direct answer").id   # the base: every section's reference
+STEPS = TABLE.base.train.steps               # the base's training steps
+#: the position schemes (``task.positions``), as the sections name them
+SCHEMES = {"consecutive": "APE", "coupled": "coupled IDs", "abacus": "Abacus",
+           "abacus_eq": "Abacus with = one below the units"}
 N1 = TRAINED_DIGITS + 1  # one digit past the trained range
 MASTERED = 0.95          # a model masters its trained range when its median EM at 5 digits is above this
 FAILED = 0.1             # a model fails one digit past the trained range at or below 10% exact match
@@ -51,10 +34,21 @@ Live = Mapping[str, Mapping[int, LengthResult]]
 
 
 def widget_choices() -> dict[tuple[int, str], list[str]]:
-    """``{(trained length, method label): [zoo entries, one per seed]}`` for notebook 08's explorer."""
-    out = {(TRAINED_DIGITS, label): list(recipe_entries(m).values()) for m, label in LABELS.items()}
-    return out | {(k, LABELS[m]): list(recipe_entries(r).values()) for k, rs in WIDGET_TRAINED.items()
-                  for m, r in rs.items()}
+    """``{(trained length, method label): [zoo entries, one per seed]}`` for notebook 08's explorer: every row of the
+    table, so a method offers each trained length it has a row for (``METHODS.along("trained_length", title=...)``)."""
+    return {(r.task.max_digits, r.title): list(recipe_entries(r.id).values()) for r in TABLE.recipes()}
+
+
+def method(**where: object) -> str:
+    """The id of the one method whose values on the table's axes are ``where`` (``positions="abacus", looped=True``)."""
+    return TABLE.one(trained_length=TRAINED_DIGITS, **where).id
+
+
+def section(tag: str, **where: object) -> dict[str, Recipe]:
+    """``{recipe: row}`` of the methods that section ``tag`` compares with the axis values ``where``, as the sections
+    show them: in the table's order, the models whose IDs start at a random offset last."""
+    rows = sorted(TABLE.select(trained_length=TRAINED_DIGITS, **where), key=lambda r: r.task.random_start)
+    return {r.id: r for r in rows if tag in r.tags}
 
 
 def labels(board: dict) -> dict[str, str]:
@@ -136,17 +130,17 @@ def speed_rows(board: dict, methods: Mapping[str, str]) -> dict[str, dict]:
             for m, label in methods.items() if m in board["methods"]}
 
 
-SECTIONS = {"nb08-gap": "1. gap", "nb08-spaces": "2. spaces", "nb08-scratch": "3. scratchpad",
-            "nb08-curriculum": "4. curriculum", "nb08-loop": "5. looping"}
+SECTIONS = {GAP: "1. gap", SPACES: "2. spaces", SCRATCH: "3. scratchpad", CURRICULUM: "4. curriculum",
+            LOOP: "5. looping"}
 
 
 def methods_table(board: dict) -> dict[str, dict[str, str]]:
     """One row per method: what it changes, its budget, its built seeds' median training time, its sections."""
-    seconds = {m: [x for x in board["methods"].get(m, {}).get("train_seconds", []) if x is not None] for m in METHODS}
-    return {label: {"what": what, "budget": budget_text(budget(entry_for(m, 0))),
-                    "train s (median)": f"{statistics.median(seconds[m]):.0f}" if seconds[m] else "not built",
-                    "sections": ", ".join(SECTIONS[t] for t in get_recipe(m).tags if t in SECTIONS)}
-            for m, (label, what) in METHODS.items()}
+    seconds = {m: [x for x in board["methods"].get(m, {}).get("train_seconds", []) if x is not None] for m in ROWS}
+    return {r.title: {"what": r.summary, "budget": budget_text(budget(entry_for(m, 0))),
+                      "train s (median)": f"{statistics.median(seconds[m]):.0f}" if seconds[m] else "not built",
+                      "sections": ", ".join(SECTIONS[t] for t in r.tags if t in SECTIONS)}
+            for m, r in ROWS.items()}
 
 
 def reach_table(board: dict, reference: dict | None = None) -> dict[str, dict]:
@@ -160,27 +154,31 @@ def reach_table(board: dict, reference: dict | None = None) -> dict[str, dict]:
             for label, r in rows.items()}
 
 
-#: the summary's groups: strategies with absolute positions, and positions tied to significance (True: the method
-#: keeps most sums one digit past the trained range)
-APE_METHODS = ("nb08-direct", "nb08-align", "nb08-modsum", "nb08-carries", "nb08-spaces", "nb08-rsape",
-               "nb08-scratch", "nb08-length-cur-6k", "nb08-cascade-curriculum", "nb08-looped")
-SIGNIFICANCE = {"nb08-coupled": True, "nb08-coupled-scratch-6k": False, "nb08-abacus-eq": True,
-                "nb08-abacus-eq-looped": True}
+#: the summary's groups, by the rows' roles: strategies with absolute positions, and positions tied to significance
+SUMMARY = {"summary:absolute": "absolute", "summary:significance": "tied to significance"}
+
+
+def summary_groups() -> dict[str, str]:
+    """``{method: group}`` of the rows with a summary role, group by group, each in the order the sections show them."""
+    shown = [r for tag in SECTIONS for r in section(tag).values()]
+    return {r.id: group for role, group in SUMMARY.items() for r in shown if role in r.roles}
 
 
 def summary_rows(board: dict) -> dict[str, dict]:
     """The mastered methods of both groups, with their median one digit past the trained range."""
-    groups = {m: "absolute" for m in APE_METHODS} | {m: "tied to significance" for m in SIGNIFICANCE}
-    return {LABELS[m]: {"positions": g, f"{N1} dig": median(board, m)} for m, g in groups.items()
+    return {LABELS[m]: {"positions": g, f"{N1} dig": median(board, m)} for m, g in summary_groups().items()
             if m in board["methods"] and mastered(board, m)}
 
 
 def check_summary(board: dict) -> None:
-    """No mastered APE method moves the reach; of those tied to significance, the ones marked True keep most sums."""
-    for m in (m for m in APE_METHODS if mastered(board, m)):
+    """No mastered APE method moves the reach; those tied to significance keep most sums, unless they write a
+    scratchpad (section 3: its longer text loses the reach even with coupled IDs)."""
+    groups = summary_groups()
+    for m in (m for m, g in groups.items() if g == "absolute" and mastered(board, m)):
         claim(median(board, m) <= FAILED, f"with absolute positions, {LABELS[m]} should not move the reach (median "
               f"<= {pct(FAILED, 0)} at {N1} digits)", pct(median(board, m)))
-    for m, keeps in SIGNIFICANCE.items():
+    for m in (m for m, g in groups.items() if g != "absolute"):
+        keeps = ROWS[m].task.format != "cho_scratchpad"
         claim((median(board, m) > 0.5) == keeps, f"{LABELS[m]} should {'' if keeps else 'not '}keep most sums one "
               f"digit past the trained range (median {'above' if keeps else 'at most'} 50% at {N1} digits)",
               pct(median(board, m)))

@@ -8,12 +8,13 @@ from ..common.claims import claim
 from ..notebook import pct
 from . import agenda
 from .agenda import N1, TRAINED_DIGITS
+from .recipes import GAP as TAG
 
-#: per position scheme, the full task's recipe and each sub-task's (``"nb08-direct"``, ``"nb08-align"``, ...)
-GROUPS = {"APE": {"full sum": "nb08-direct", "alignment": "nb08-align", "digit sum": "nb08-modsum",
-                  "carries": "nb08-carries"},
-          "coupled IDs": {"full sum": "nb08-coupled", "alignment": "nb08-coupled-align",
-                          "digit sum": "nb08-coupled-modsum", "carries": "nb08-coupled-carries"}}
+#: what each format (``task.format``) trains: the full task, or one sub-task alone
+TASKS = {"cho": "full sum", "cho_align": "alignment", "cho_modsum": "digit sum", "cho_carries": "carries"}
+#: per position scheme (``"APE"``, ``"coupled IDs"``), the recipe of the full task and of each sub-task
+GROUPS = {agenda.SCHEMES[p]: {TASKS[r.task.format]: m for m, r in agenda.section(TAG, positions=p).items()}
+          for p in ("consecutive", "coupled")}
 BROKEN = 0.95            # a curve is broken at the first tested length where its median is not above 95%
 PROBE_TARGETS = ("carry", "modsum", "a", "b", "pair")
 PROBE_WORDS = {"carry": "carry", "modsum": "digit sum", "pair": "aligned pair"}

@@ -4,10 +4,13 @@ from __future__ import annotations
 from ...lab.zoo import entry_for
 from ..common.claims import claim
 from . import agenda
+from .recipes import CURRICULUM as TAG
 
-METHODS = {"nb08-direct": "uniform (balanced) sampling", "nb08-length-curriculum": "short to long",
-           "nb08-length-cur-6k": "short to long, 2× steps",
-           "nb08-cascade-curriculum": "easy to hard (carry cascades)"}
+#: the order each row draws its problems in (``task.curriculum``)
+ORDERS = {"none": "uniform (balanced) sampling", "length": "short to long", "cascade": "easy to hard (carry cascades)"}
+#: uniform sampling (the base), then each curriculum, at the base's steps and at twice them
+METHODS = {m: ORDERS[r.task.curriculum] + (", 2× steps" if r.train.steps == 2 * agenda.STEPS else "")
+           for m, r in agenda.section(TAG).items()}
 
 
 def ramp_problems(method: str) -> int:
@@ -26,9 +29,9 @@ def curriculum_table(board: dict) -> dict[str, dict]:
 
 def check(board: dict, live: agenda.Live) -> None:
     """No curriculum masters 5 digits sooner than uniform sampling; each that masters fails one digit past."""
-    agenda.check_mastered(board, live, ["nb08-direct"])
-    uniform = agenda.problems_to_master("nb08-direct")
-    for m in list(METHODS)[1:]:
+    agenda.check_mastered(board, live, [agenda.DIRECT])
+    uniform = agenda.problems_to_master(agenda.DIRECT)
+    for m in (m for m in METHODS if m != agenda.DIRECT):
         seen = agenda.problems_to_master(m)
         claim(seen is None or seen > uniform, f"{METHODS[m]} should master 5 digits later than uniform sampling "
               "(median problems over seeds)", f"{agenda.problems(seen)} against {agenda.problems(uniform)}",

@@ -8,12 +8,15 @@ from ..common.claims import claim
 from ..notebook import pct
 from . import agenda
 from .agenda import NB08_SEEDS, TRAINED_DIGITS
+from .recipes import LOOP as TAG
 
-METHODS = {"nb08-direct": "APE, 2 layers", "nb08-looped": "APE, looped",
-           "nb08-abacus": "Abacus, 2 layers", "nb08-abacus-looped": "Abacus, looped",
-           "nb08-abacus-eq": "Abacus with = one below the units, 2 layers",
-           "nb08-abacus-eq-looped": "Abacus with = one below the units, looped"}
-ABACUS, FIXED = ("nb08-abacus", "nb08-abacus-looped"), ("nb08-abacus-eq", "nb08-abacus-eq-looped")
+#: each position scheme with the base's 2 layers, and with the block looped (``model.looped``)
+METHODS = {m: f"{agenda.SCHEMES[r.task.positions]}, {'looped' if r.model.looped else '2 layers'}"
+           for m, r in agenda.section(TAG).items()}
+#: per scheme, (2 layers, looped): APE, McLeish et al.'s Abacus IDs, and ours with = one below the units
+APE, ABACUS, FIXED = (tuple(agenda.section(TAG, positions=p)) for p in ("consecutive", "abacus", "abacus_eq"))
+#: with = one below the units: the looped model, and its 2-layer control
+EQ_LOOPED, EQ_FLAT = (agenda.method(positions="abacus_eq", looped=looped) for looped in (True, False))
 PER_DIGIT_LENGTH = 10    # where the Abacus models' answer digits are read one by one (2x the trained length)
 N2 = TRAINED_DIGITS + 2  # two digits past the trained range
 
@@ -52,30 +55,30 @@ def digits_table(board: dict) -> dict[str, dict[str, float]]:
 
 def check(board: dict, live: agenda.Live) -> None:
     """APE models fail past the range, McLeish's IDs miss the units digit, ``abacus_eq`` looped beats 2 layers."""
-    agenda.check_mastered(board, live, ["nb08-direct", "nb08-looped", *FIXED])
-    agenda.check_fails(live, {m: METHODS[m] for m in ("nb08-direct", "nb08-looped")},
+    agenda.check_mastered(board, live, [*APE, *FIXED])
+    agenda.check_fails(live, {m: METHODS[m] for m in APE},
                        "More passes cannot fetch digits from positions the table never trained.")
     for m in ABACUS:
         claim(not agenda.mastered(board, m), f"{METHODS[m]} should not master 1–{TRAINED_DIGITS} digits",
               f"{pct(agenda.median(board, m, TRAINED_DIGITS))} at {TRAINED_DIGITS} digits",
               "Then McLeish's IDs no longer leave the units digit unlearned.")
     far = PER_DIGIT_LENGTH
-    units, rest = units_and_rest(live["nb08-abacus-looped"][far].per_digit)
+    units, rest = units_and_rest(live[agenda.method(positions="abacus", looped=True)][far].per_digit)
     claim(units <= 0.3 and rest >= 0.85, f"the looped Abacus model should write every digit but the units at {far} "
           "digits (units <= 30%, the others >= 85% on average)", f"units {pct(units)}, others {pct(rest)}",
           "Its units digit is written from =, which Abacus numbers 0, far from the digits it must read.")
-    fixed = live["nb08-abacus-eq-looped"][TRAINED_DIGITS].per_digit[0]
+    fixed = live[EQ_LOOPED][TRAINED_DIGITS].per_digit[0]
     claim(fixed >= 0.95, f"with = one below the units, the looped model should write the units digit at "
           f"{TRAINED_DIGITS} digits (>= 95%)", pct(fixed), "= now sits where every other answer digit's query sits.")
-    looped, flat = agenda.median(board, "nb08-abacus-eq-looped", N2), agenda.median(board, "nb08-abacus-eq", N2)
+    looped, flat = agenda.median(board, EQ_LOOPED, N2), agenda.median(board, EQ_FLAT, N2)
     claim(looped >= flat + 0.2, f"at {N2} digits (and only there, see below) the looped model should beat the "
           "2-layer one with the same IDs by at least 20 points (median over seeds)", f"{pct(looped)} against {pct(flat)}")
-    looped8, flat8 = agenda.median(board, "nb08-abacus-eq-looped", 8), agenda.median(board, "nb08-abacus-eq", 8)
+    looped8, flat8 = agenda.median(board, EQ_LOOPED, 8), agenda.median(board, EQ_FLAT, 8)
     claim(flat8 > looped8, "at 8 digits the 2-layer model should lead (median), so the gain at "
           f"{N2} is not a general one", f"2 layers {pct(flat8)} against looped {pct(looped8)}",
           "If looping leads at 8 too, the text may generalise the gain further.")
     spans = {m: tuple(board["methods"][m]["lengths"][10][k] for k in ("min", "max"))
-             for m in ("nb08-abacus-eq-looped", "nb08-abacus-eq")}
+             for m in (EQ_LOOPED, EQ_FLAT)}
     (lo_l, hi_l), (lo_f, hi_f) = spans.values()
     claim(lo_l <= hi_f and lo_f <= hi_l, "at 10 digits the seeds' ranges of the looped and the 2-layer models should "
           "overlap (no difference claimed)", f"looped {pct(lo_l)}-{pct(hi_l)}, 2 layers {pct(lo_f)}-{pct(hi_f)}")

@@ -12,8 +12,11 @@ from ..common.claims import claim
 from ..notebook import pct
 from . import agenda
 from .agenda import N1, NB08_SEEDS, TRAINED_DIGITS
+from .recipes import SPACES as TAG
 
-METHODS = {"nb08-direct": "APE", "nb08-spaces": "APE + random spaces", "nb08-rsape": "random-start APE"}
+#: plain APE, then its rows with blanks in training (``task.spaces``) and with IDs from a random start
+METHODS = {m: "APE" if m == agenda.DIRECT else r.title for m, r in agenda.section(TAG).items()}
+SPACED = next(m for m, r in agenda.section(TAG).items() if r.task.spaces)    # the model trained with blanks
 LOW = 3                  # "near the trained length": the three lowest answer digits (units, tens, hundreds)
 
 
@@ -48,7 +51,7 @@ def check(board: dict, live: agenda.Live) -> None:
     agenda.check_mastered(board, live, list(METHODS))
     agenda.check_fails(live, {m: f"{label}, in exact match," for m, label in METHODS.items()},
                        "Its table rows past the longest training sequence, or the layout of a longer sum, are new.")
-    plain, spaced = (low_digits(live[m][N1].per_digit) for m in ("nb08-direct", "nb08-spaces"))
+    plain, spaced = (low_digits(live[m][N1].per_digit) for m in (agenda.DIRECT, SPACED))
     claim(spaced >= plain + 0.2, f"random spaces should lift the {LOW} lowest answer digits at {N1} digits by at least "
           "20 points over plain APE", f"{pct(spaced)} against {pct(plain)}",
           "The blanks trained the model to find a column's digits at shifted positions.")

@@ -12,11 +12,17 @@ from ...lab.leaderboard import budget
 from ...lab.zoo import entry_for
 from ..common.claims import claim
 from . import agenda
+from .recipes import SCRATCH as TAG
 
+SCRATCHPAD = "cho_scratchpad"                   # the format that writes each answer digit after its step
 #: per position scheme: (direct answer, scratchpad) compared on length, each mastering 1-5 digits (the coupled
 #: scratchpad with 2x steps, the budget it needs)
-PAIRS = {"APE": ("nb08-direct", "nb08-scratch"), "coupled IDs": ("nb08-coupled", "nb08-coupled-scratch-6k")}
-EQUAL_TOKENS = ("nb08-direct", "nb08-scratch", "nb08-coupled", "nb08-coupled-scratch")   # equal tokens and steps
+PAIRS = {"APE": (agenda.DIRECT, agenda.method(positions="consecutive", format=SCRATCHPAD)),
+         "coupled IDs": (agenda.method(positions="coupled", format="cho"),
+                         agenda.method(positions="coupled", format=SCRATCHPAD, steps=2 * agenda.STEPS))}
+EQUAL_TOKENS = tuple(agenda.section(TAG, steps=agenda.STEPS))       # equal tokens and steps (the base's)
+#: the coupled scratchpad at an equal budget in tokens (which does not master 1-5 digits)
+COUPLED_EQUAL = agenda.method(positions="coupled", format=SCRATCHPAD, steps=agenda.STEPS)
 
 
 @cache
@@ -55,6 +61,6 @@ def check(board: dict, live: agenda.Live) -> None:
               "Then a scratchpad extends the reach, as the thesis reports.")
     agenda.check_fails(live, {m: f"{agenda.LABELS[m]} with APE" for m in PAIRS["APE"]},
                        "A scratchpad makes the text longer; its new tokens sit at positions APE never trained.")
-    claim(not agenda.mastered(board, "nb08-coupled-scratch"), "at an equal budget in tokens, the coupled scratchpad "
-          "should not master 1–5 digits", f"{agenda.median(board, 'nb08-coupled-scratch', 5):.1%} at 5 digits",
+    claim(not agenda.mastered(board, COUPLED_EQUAL), "at an equal budget in tokens, the coupled scratchpad "
+          "should not master 1–5 digits", f"{agenda.median(board, COUPLED_EQUAL, 5):.1%} at 5 digits",
           "Then compare its length at the equal budget, not with twice the steps.")

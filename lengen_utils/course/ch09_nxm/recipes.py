@@ -39,12 +39,14 @@ NXM = RecipeTable(
             "description": ("N x M multiplication, the fused-row scratchpad (each row: the row above without its last digit, plus A times one multiplier digit) with "
                             "(row, column, level) IDs and a relative bias over them (clip 3), no position table, "
                             "scalable softmax; 2 layers, 8 heads, d 64; both operands 1-10 digits, 5,000 steps of "
-                            "64 products; seed {seed} (notebook 09)")},
+                            "64 products; seed {seed} (notebook 09)"),
+            "roles": ("claim:cho-nxm/fused",)},
         "window": {"model.row_window": 1,
             "description": ("N x M multiplication, the fused-row scratchpad as nb09-fused, plus a row window: a row "
                             "digit sees its own row, the row above and the operands, no older row; 2 layers, 8 "
                             "heads, d 64; both operands 1-10 digits, 5,000 steps of 64 products; seed {seed} "
-                            "(notebook 09)")},
+                            "(notebook 09)"),
+            "roles": ("claim:cho-nxm/window", "claim:cho-nxm/window-3x")},
         "visible": {"model.row_window": 1, "model.length_scale_visible": True, "seeds": (2, 1, 0),
             "description": ("N x M multiplication, nb09-window with the scalable softmax's n counting only the keys "
                             "the row window leaves visible; 2 layers, 8 heads, d 64; both operands 1-10 digits, "
@@ -54,7 +56,8 @@ NXM = RecipeTable(
             "description": ("N x M multiplication, nb09-window plus a lookup window: a row digit sees the "
                             "multiplicand and its two rows within 2 columns, the multiplier within 2 rows; the "
                             "scalable softmax counts the visible keys; 2 layers, 8 heads, d 64; both operands 1-10 "
-                            "digits, 5,000 steps of 64 products; seed {seed} (notebook 09)")},
+                            "digits, 5,000 steps of 64 products; seed {seed} (notebook 09)"),
+            "roles": ("claim:cho-nxm/local", "claim:cho-nxm/local-3x", "nxm-grid")},
     },
 )
 
@@ -99,7 +102,8 @@ CHO = RecipeTable(
             "description": ("N x M multiplication, Cho et al.'s scratchpad (partial products, then running sums) "
                             "with their three channels of coupled IDs, random starts, one learned table per "
                             "channel; 2 layers, 8 heads, d 64; both operands 1-10 digits, 5,000 steps of 64 "
-                            "products; seed {seed} (notebook 09)")},
+                            "products; seed {seed} (notebook 09)"),
+            "roles": ("claim:cho-nxm/paper-recipe",)},
         "cho-ends": {"task.positions": "cho_ends",
             "description": ("N x M multiplication, nb09-cho with the operands' ends marked: the opening $ gets the "
                             "digits ID one past the multiplicand's top digit, * the operands ID one past the "

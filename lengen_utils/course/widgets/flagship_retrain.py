@@ -21,8 +21,8 @@ from ...lab import zoo
 from .common import _duration, _tip, _widgets, check_positive, on_screen
 from .length_explorer import expected_note
 
-RECIPE = "flagship-minute"             # the one-minute flagship (lab.zoo.flagship.minute_recipe)
-ENTRY = "flagship-minute-s0"
+RECIPE = zoo.with_one_role("flagship:one-minute").id     # the one-minute flagship (lab.zoo.flagship.minute_recipe)
+ENTRY = zoo.entry_for(RECIPE, 0).name                     # its seed 0
 LIVE_LENGTHS = (10, 100, 500, 1000)     # operand lengths tested after a live retrain
 LIVE_N = 100                            # problems per length (1000-digit sums: a few seconds on one thread)
 

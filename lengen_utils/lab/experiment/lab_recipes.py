@@ -62,11 +62,13 @@ FLAGSHIP_RUNS = RecipeTable(
     prefix="flagship",
     base=FLAGSHIP,
     variants={
-        "reach": {**_FLAGSHIP_RUNS_ROWS, "task.pack": 8, "train.batch_size": 16,
+        "reach": {"title": "the flagship without its table", "roles": ("flagship:reach",),
+            **_FLAGSHIP_RUNS_ROWS, "task.pack": 8, "train.batch_size": 16,
             "description": ("flagship without its table: coupled relative bias + sink + packing (8 per "
                             "sequence), scalable softmax, 1-10 digit sums, tested to 1000 digits"),
             "tags": ("flagship-seeds",)},
-        "minute": {**_FLAGSHIP_RUNS_ROWS, "task.pack": 16, "train.steps": 700, "train.batch_size": 6,
+        "minute": {"title": "the one-minute flagship", "roles": ("flagship:one-minute",),
+            **_FLAGSHIP_RUNS_ROWS, "task.pack": 16, "train.steps": 700, "train.batch_size": 6,
             "train.lr": 0.003, "train.warmup_steps": 80, "model.attention_window": 2,
             "description": ("the flagship without its table, trained for time: lr 0.003, 700 steps of 96 "
                             "problems, 16 to a sequence, an attention window of 2 IDs; tested to 1000 digits"),

@@ -252,8 +252,10 @@ class RecipeTable:
         return tuple(self.id(label) for label in self.variants)
 
     def recipe(self, label: str) -> Recipe:
-        """Row ``label``: the base with that row's overrides, called :meth:`id` (``label``)."""
-        return with_overrides(replace(self.base, id=self.id(label)), self.variants[label])
+        """Row ``label``: the base with that row's overrides, called :meth:`id` (``label``). A base that is another
+        table's row keeps its roles to itself: a role says what code uses that one row for."""
+        roles = self.base.roles if not self.base.id else ()
+        return with_overrides(replace(self.base, id=self.id(label), roles=roles), self.variants[label])
 
     def recipes(self) -> tuple[Recipe, ...]:
         """Every row's recipe, in the table's order."""

@@ -35,7 +35,7 @@ def rows(entries: Sequence[Entry]) -> list[dict[str, str]]:
     out = []
     for e in entries:
         c, r = e.claim, e.result
-        ours = "-" if r is None else f"{r} ({_what(c.measure)}, {r.checkpoint})"
+        ours = "-" if r is None else f"{r} ({_what(c)}, {r.checkpoint})"
         if c.target is not None:
             target = f"{c.target.set_by}: {_fraction(c.target.value)} ({c.target.why})"
         else:
@@ -44,7 +44,7 @@ def rows(entries: Sequence[Entry]) -> list[dict[str, str]]:
                     "paper's number": paper_text(c), "ours": ours,
                     "seeds": "-" if r is None else ", ".join(map(str, r.seeds)),
                     "problems per length": "-" if r is None else f"{r.n_per_length:,}",
-                    "recipe": "-" if c.measure is None else c.measure.recipe,
+                    "recipe": "-" if c.measure is None else c.recipe,
                     "target": target, "departures": str(len(e.departures)),
                     "departures named": ", ".join(e.departures) or "none", "verdict": e.verdict.text})
     return out
@@ -71,8 +71,8 @@ def departures_rows(entry: Entry) -> list[dict[str, str]]:
     c = entry.claim
     if c.measure is None:
         return []
-    rows = departures_table(c.measure.recipe, c.setup, only_departures=True) if c.setup else []
-    recipe = get_recipe(c.measure.recipe)
+    rows = departures_table(c.recipe, c.setup, only_departures=True) if c.setup else []
+    recipe = get_recipe(c.recipe)
     compared = {r["field"] for r in rows}
     rows += [{"field": path, "paper": "off (not in the paper's setup)", "source": "the course's addition",
               "ours": str(read_path(recipe, path)), "status": "differs", "note": ""}
@@ -89,8 +89,8 @@ def departures_md(entry: Entry) -> str:
     if not rows:
         return ""
     against = PAPER_SETUPS[c.setup].paper if c.setup else "the claim's source (no field-by-field setup)"
-    versus = f", {c.measure.versus}'s included" if c.measure.versus else ""
-    return (f"<details><summary>{c.id}: {c.measure.recipe} against {against} ({len(entry.departures)} "
+    versus = f", {c.versus}'s included" if c.measure.versus else ""
+    return (f"<details><summary>{c.id}: {c.recipe} against {against} ({len(entry.departures)} "
             f"departures{versus}; rows the paper does not state are listed too)</summary>\n\n{to_markdown(rows)}"
             "\n\n</details>")
 

@@ -2,7 +2,9 @@
 
 A :class:`Claim` holds what is *typed* (and labelled): the paper and where the claim stands, the paper's statement,
 the paper's number (:class:`PaperNumber`, with the direction of the test), the course's own target and why it
-differs, the recipe that tests it and what to measure (:class:`Measure`). Everything else is *computed*:
+differs, and what to measure (:class:`Measure`). The recipe that tests a claim is not typed here: the row of its
+``recipes.py`` says so, with the role ``claim:<claim id>`` (:attr:`Claim.recipe`), and the row a gain is over with the
+role the measure names (:attr:`Claim.versus`). Everything else is *computed*:
 
 * our result (:func:`result`): the median over the recipe's built seeds with its range, the seeds and the problems
   per length, read from the manifest (``assets/manifest.json``) and the record-only GPU runs (``records.json``);
@@ -25,7 +27,7 @@ from typing import Callable, Sequence
 
 from ...analysis.generalization import generalizable_length
 from ..papers import COMPARED, COMPARED_PATHS, NOT_SETUP_FIELDS, PAPER_SETUPS, departures, reference_additions
-from ..zoo import catalog, get_recipe
+from ..zoo import catalog, get_recipe, with_one_role
 from ..zoo.records import read_measured
 
 SABBAGHI, CHO, THESIS = "Sabbaghi et al. 2024", "Cho et al. 2024", "the thesis's survey"
@@ -77,10 +79,10 @@ class Target:
 
 @dataclass(frozen=True)
 class Measure:
-    """What to read from the records: ``statistic`` (:data:`STATISTICS`) of ``recipe`` at operand ``length``
-    (``of``: the trained length of a retention; ``versus``: the recipe a gain is over), on the recorded checkpoint
-    (``"recorded"``: the selected one when the run selects, as the papers do) or the ``"final"`` one."""
-    recipe: str
+    """What to read from the records of the claim's recipe: ``statistic`` (:data:`STATISTICS`) at operand ``length``
+    (``of``: the trained length of a retention; ``versus``: the role of the recipe a gain is over, the other claim's
+    ``"claim:<id>"`` or a control's ``"control:<name>"``), on the recorded checkpoint (``"recorded"``: the selected
+    one when the run selects, as the papers do) or the ``"final"`` one."""
     statistic: str = "em"
     length: int = 0
     of: int = 0
@@ -93,7 +95,7 @@ class Measure:
         if self.checkpoint not in ("recorded", "final"):
             raise ValueError(f"a measure reads the 'recorded' or the 'final' checkpoint, got {self.checkpoint!r}")
         if (self.statistic == "gain") != bool(self.versus):
-            raise ValueError("a gain (and only a gain) names the recipe it is over (versus=...)")
+            raise ValueError("a gain (and only a gain) names the role of the recipe it is over (versus=...)")
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,18 @@ class Claim:
         if paper_unit(self) == "fraction" and abs(self.number.value) > 1:
             raise ValueError(f"{self.id}: the paper's number {self.number.value:g} is read as a fraction (an exact "
                              f"match); a length says unit='digits' (or measures a generalizable length)")
+
+    @property
+    def recipe(self) -> str:
+        """The id of the recipe that tests the claim: the one row whose ``roles`` hold ``claim:<id>``, declared where
+        the row is defined (a chapter's ``recipes.py``); none or several raise
+        :class:`~lengen_utils.lab.zoo.ZooError`."""
+        return with_one_role(f"claim:{self.id}").id
+
+    @property
+    def versus(self) -> str:
+        """The id of the recipe a gain is over: the one row with the role ``measure.versus`` ("" for other measures)."""
+        return with_one_role(self.measure.versus).id if self.measure is not None and self.measure.versus else ""
 
 
 @dataclass(frozen=True)
@@ -194,13 +208,15 @@ def _at(curve: dict[int, float], length: int, recipe_id: str) -> float:
     return curve[length]
 
 
-def result(measure: Measure) -> Result | None:
-    """Our result for ``measure`` from the records, or None when the recipe has no built seed."""
-    seeds = runs(measure.recipe, measure.checkpoint)
+def result(claim: Claim) -> Result | None:
+    """Our result for the claim's measure from the records of its recipe, or None when the recipe has no built
+    seed."""
+    measure, recipe_id = claim.measure, claim.recipe
+    seeds = runs(recipe_id, measure.checkpoint)
     if not seeds:
         return None
     n = min(k for _, k in seeds.values())
-    where = _checkpoint(measure.recipe, measure.checkpoint)
+    where = _checkpoint(recipe_id, measure.checkpoint)
     if measure.statistic == "generalizable length":
         curves = [c for c, _ in seeds.values()]
         per_seed = tuple(float(generalizable_length([c])) for c in curves)
@@ -208,13 +224,14 @@ def result(measure: Measure) -> Result | None:
                       tuple(seeds), n, where, unit="digits")
     values = []
     for curve, _ in seeds.values():
-        v = _at(curve, measure.length, measure.recipe)
-        values.append(v / _at(curve, measure.of, measure.recipe) if measure.statistic == "retention" else v)
+        v = _at(curve, measure.length, recipe_id)
+        values.append(v / _at(curve, measure.of, recipe_id) if measure.statistic == "retention" else v)
     if measure.statistic == "gain":
-        other = runs(measure.versus, measure.checkpoint)
+        versus = claim.versus
+        other = runs(versus, measure.checkpoint)
         if not other:
             return None
-        theirs = [_at(c, measure.length, measure.versus) for c, _ in other.values()]
+        theirs = [_at(c, measure.length, versus) for c, _ in other.values()]
         gain = statistics.median(values) - statistics.median(theirs)
         per_seed = tuple(v - statistics.median(theirs) for v in values)
         return Result(gain, min(values) - max(theirs), max(values) - min(theirs), per_seed, tuple(seeds),
@@ -228,10 +245,10 @@ def departures_of(claim: Claim) -> tuple[str, ...]:
     if claim.measure is None:
         return ()
     found: list[str] = []
-    recipes = [claim.measure.recipe] + ([claim.measure.versus] if claim.measure.versus else [])
+    recipes = [claim.recipe] + ([claim.versus] if claim.measure.versus else [])
     for recipe_id in recipes:
         recipe = get_recipe(recipe_id)
-        ours = recipe_id == claim.measure.recipe
+        ours = recipe_id == claim.recipe
         prefix, setup = ("", claim.setup) if ours else (f"{recipe_id}: ", claim.versus_setup or claim.setup)
         if setup:
             found += [f"{prefix}{d.field}" for d in departures(recipe, PAPER_SETUPS[setup])[:len(COMPARED)]
@@ -268,13 +285,14 @@ def paper_text(claim: Claim) -> str:
     return f"{number.op} {value}: the course's reading of \"{number.words}\" ({number.reading})"
 
 
-def _what(measure: Measure) -> str:
+def _what(claim: Claim) -> str:
+    measure = claim.measure
     if measure.statistic == "generalizable length":
         return "generalizable length (median > 95%)"
     if measure.statistic == "retention":
         return f"EM at {measure.length} / EM at {measure.of}"
     if measure.statistic == "gain":
-        return f"EM at {measure.length} minus {measure.versus}'s"
+        return f"EM at {measure.length} minus {claim.versus}'s"
     return f"EM at {measure.length}"
 
 
@@ -283,7 +301,7 @@ def verdict(claim: Claim, measured: Result | None, departed: Sequence[str]) -> V
     the paper's recipe only when nothing departs; otherwise not reproduced, with the measured reason; "one seed"
     where one seed carries it."""
     if claim.measure is None or measured is None:
-        why = claim.why_not or f"{claim.measure.recipe} is not built"
+        why = claim.why_not or f"{claim.recipe} is not built"
         return Verdict(NOT_ATTEMPTED, f"{NOT_ATTEMPTED}: {why}", why)
     number, one = claim.number, len(measured.seeds) == 1
     seeds = "one seed" if one else f"median of {len(measured.seeds)} seeds"
@@ -295,7 +313,7 @@ def verdict(claim: Claim, measured: Result | None, departed: Sequence[str]) -> V
         return Verdict(cls, f"{text} ({seeds})")
     reaching = sum(OPS[number.op](v, number.value) for v in measured.per_seed)
     whose = "the paper's" if number.stated else "the course's reading of the paper's words,"
-    reason = (f"{_what(claim.measure)} is {measured.show()} ({seeds}) against {whose} {number.op} "
+    reason = (f"{_what(claim)} is {measured.show()} ({seeds}) against {whose} {number.op} "
               f"{measured.show(number.value)}")
     if not one:
         reason += f"; {reaching} of {len(measured.seeds)} seeds reach it"
@@ -315,7 +333,7 @@ class Entry:
 
 def evaluate(claim: Claim) -> Entry:
     """Compute one claim's result, departures and verdict."""
-    measured = None if claim.measure is None else result(claim.measure)
+    measured = None if claim.measure is None else result(claim)
     departed = departures_of(claim)
     return Entry(claim, measured, departed, verdict(claim, measured, departed))
 

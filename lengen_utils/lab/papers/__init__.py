@@ -22,9 +22,10 @@ What the table does not compare, the completeness check catches. Each claim has 
 switched off (:data:`REFERENCE_OF` lists those overrides, e.g. no attention window, no curriculum). For every recipe
 of :data:`REPRODUCTIONS`, :func:`unlabelled_departures` lists the config fields (``task.*``, ``model.*``,
 ``train.*``) in which it differs from the reference recipe and which are neither read by a compared row nor
-labelled for that recipe in :data:`EXTRA_DEPARTURES` (``{recipe id: {field path: why}}``; these labels become
-rows of the table too). tests/test_departures.py asserts that list is empty, so a recipe tagged as a reproduction
-cannot differ from its paper's setup in a field that its table does not show. Only :data:`NOT_SETUP_FIELDS`
+labelled for that recipe in :data:`EXTRA_DEPARTURES` (``{name: {field path: why}}``, the names a recipe's roles
+give as ``"departures:<name>"``; these labels become rows of the table too). tests/test_departures.py asserts that
+list is empty, so a recipe tagged as a reproduction cannot differ from its paper's setup in a field that its table
+does not show. Only :data:`NOT_SETUP_FIELDS`
 (the run's seed, how batches are seeded) are never departures. A reference recipe itself switches on nothing that
 no row shows (:func:`reference_additions`: every such field at its config default, but for the sizes that follow
 from the frame or the IDs, :data:`IMPLEMENTATION_FIELDS`), so an addition cannot hide in the reference either.
@@ -41,8 +42,8 @@ from .comparing import (COLUMNS, Departure, config_differences, config_fields, d
                         labelled_departures, read_path, reference_additions, stale_labels, to_markdown,
                         unlabelled_departures)
 from .setups import (CHO_ADDITION, CHO_FIG3, CHO_FIG4, CHO_MINESWEEPER, CHO_NX2, EXTRA_DEPARTURES,
-                     IMPLEMENTATION_FIELDS, INERT_UNLESS, PAPER_SETUPS, REFERENCE_OF, REPRODUCED_CLAIMS, REPRODUCTIONS,
-                     SABBAGHI_A1, SABBAGHI_A2, SABBAGHI_A3, SABBAGHI_M1, SABBAGHI_M1_APE, SABBAGHI_M1_RPE,
+                     IMPLEMENTATION_FIELDS, INERT_UNLESS, LABELLED, PAPER_SETUPS, REFERENCE, REFERENCE_OF,
+                     REFERENCE_OVERRIDES, REPRODUCED_CLAIMS, REPRODUCES, REPRODUCTIONS, SABBAGHI_A1, SABBAGHI_A2, SABBAGHI_A3, SABBAGHI_M1, SABBAGHI_M1_APE, SABBAGHI_M1_RPE,
                      SABBAGHI_M2_K3, SABBAGHI_M3, SABBAGHI_M3_APE, THESIS_AGENDA, reference_recipe, setup_of)
 from .vocabulary import (BEST_ON_LONGER, CODE, COMPARED, COMPARED_PATHS, IMPLIED, NONE, NOT_SETUP_FIELDS, NOT_STATED,
                          PAPER, SOURCES, Checkpoint, Compared, OneOf, PaperSetup, Positions, Schedule, Span, Stated,
@@ -51,9 +52,9 @@ from .vocabulary import (BEST_ON_LONGER, CODE, COMPARED, COMPARED_PATHS, IMPLIED
 __all__ = [
     "BEST_ON_LONGER", "CHO_ADDITION", "CHO_FIG3", "CHO_FIG4", "CHO_MINESWEEPER", "CHO_NX2", "CODE", "COLUMNS",
     "COMPARED", "COMPARED_PATHS", "IMPLIED", "NOT_STATED", "PAPER",
-    "Checkpoint", "Compared", "Departure", "EXTRA_DEPARTURES", "IMPLEMENTATION_FIELDS", "INERT_UNLESS", "NONE",
-    "NOT_SETUP_FIELDS", "OneOf", "PAPER_SETUPS", "PaperSetup", "Positions", "REFERENCE_OF", "REPRODUCED_CLAIMS",
-    "REPRODUCTIONS", "SABBAGHI_A1", "SABBAGHI_A2", "SABBAGHI_A3", "SABBAGHI_M1", "SABBAGHI_M1_APE", "SABBAGHI_M1_RPE",
+    "Checkpoint", "Compared", "Departure", "EXTRA_DEPARTURES", "IMPLEMENTATION_FIELDS", "INERT_UNLESS", "LABELLED",
+    "NONE", "NOT_SETUP_FIELDS", "OneOf", "PAPER_SETUPS", "PaperSetup", "Positions", "REFERENCE", "REFERENCE_OF",
+    "REFERENCE_OVERRIDES", "REPRODUCED_CLAIMS", "REPRODUCES", "REPRODUCTIONS", "SABBAGHI_A1", "SABBAGHI_A2", "SABBAGHI_A3", "SABBAGHI_M1", "SABBAGHI_M1_APE", "SABBAGHI_M1_RPE",
     "SABBAGHI_M2_K3", "SABBAGHI_M3", "SABBAGHI_M3_APE",
     "THESIS_AGENDA", "SOURCES", "Schedule", "Span", "Stated", "code", "config_differences",
     "config_fields", "departures", "departures_table", "implied", "labelled_departures", "matches", "not_stated",

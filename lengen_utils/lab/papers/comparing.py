@@ -16,7 +16,7 @@ from ...core.model import ModelConfig
 from ...core.task_config import TaskConfig
 from ...core.train import TrainConfig
 from ..zoo import Recipe, get_recipe
-from .setups import (EXTRA_DEPARTURES, IMPLEMENTATION_FIELDS, INERT_UNLESS, PAPER_SETUPS, REPRODUCTIONS,
+from .setups import (IMPLEMENTATION_FIELDS, INERT_UNLESS, PAPER_SETUPS, REPRODUCTIONS, labelled_departures,
                      reference_recipe, setup_of)
 from .vocabulary import COMPARED, COMPARED_PATHS, NOT_SETUP_FIELDS, NOT_STATED, PaperSetup, matches
 
@@ -84,16 +84,11 @@ def reference_additions(reference: Recipe) -> list[str]:
     return sorted(found)
 
 
-def labelled_departures(recipe: Recipe) -> dict[str, str]:
-    """``{path: why}``: the departures labelled by hand for ``recipe`` (:data:`EXTRA_DEPARTURES`)."""
-    return dict(EXTRA_DEPARTURES.get(recipe.id, {}))
-
-
 def unlabelled_departures(recipe: Recipe, setup: PaperSetup, reference: Recipe | None = None,
                           labelled: Mapping[str, str] | None = None) -> list[str]:
     """The config fields in which ``recipe`` differs from the reference recipe of ``setup``'s claim
     (:func:`reference_recipe`, or ``reference``) that its departures table would not show: read by no compared row,
-    not labelled (:data:`EXTRA_DEPARTURES` of the recipe's id, and ``labelled``, more ``{path: why}``) and not in
+    not labelled (:func:`labelled_departures` of the recipe's roles, and ``labelled``, more ``{path: why}``) and not in
     :data:`NOT_SETUP_FIELDS`. Empty for every recipe of :data:`REPRODUCTIONS` (tests/test_departures.py)."""
     reference = reference_recipe(setup.claim) if reference is None else reference
     labelled = {**labelled_departures(recipe), **(labelled or {})}

@@ -4,15 +4,18 @@ claims the course tests only at its own scale, and the thesis's agenda (:data:`P
 Beside them, what ties a claim to our recipes: the recipes that reproduce it (:data:`REPRODUCTIONS`), its
 reference recipe (:data:`REFERENCE_OF`, :func:`reference_recipe`), the departures no compared row shows, labelled
 by hand (:data:`EXTRA_DEPARTURES`), and the fields a reference may set without adding to the paper's setup
-(:data:`IMPLEMENTATION_FIELDS`, :data:`INERT_UNLESS`). The vocabulary they are written in is
-:mod:`.vocabulary`; :mod:`.comparing` compares a recipe with them.
+(:data:`IMPLEMENTATION_FIELDS`, :data:`INERT_UNLESS`). No recipe id is typed here: a row says what it is for where it
+is defined (its chapter's ``recipes.py``), with roles: ``"reproduces:<claim>"``, ``"reference:<claim>"`` (the one
+recipe closest to the paper) and ``"departures:<name>"`` (the labelled departures of :data:`EXTRA_DEPARTURES` that
+it carries); the rungs of notebook 03's A2 ladder are reproductions by their tag (:data:`A2_LADDER_TAG`). The
+vocabulary they are written in is :mod:`.vocabulary`; :mod:`.comparing` compares a recipe with them.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
-from ..zoo import RECIPES, Recipe, get_recipe, variant_id
+from ..zoo import RECIPES, Recipe, variant_id, with_one_role
 from .vocabulary import (BEST_ON_LONGER, NONE, Checkpoint, OneOf, PaperSetup, Positions, Schedule, Span, Stated, code,
                          implied, not_stated, paper)
 
@@ -256,19 +259,22 @@ PAPER_SETUPS: dict[str, PaperSetup] = {s.claim: s for s in (
 #: the claims reproduced by a recipe of :data:`REPRODUCTIONS` (the others are tested only at the course's scale)
 REPRODUCED_CLAIMS = ("sabbaghi-a2", "sabbaghi-m2-k3", "cho-addition", "cho-nx2", "cho-minesweeper")
 
-#: ``{recipe id: claim}``: the recipes that reproduce a paper claim (tests/test_departures.py: every recipe tagged
-#: ``paper-scale`` or ``sabbaghi-a2`` is one of them)
+#: the role prefixes a recipe row declares (``"roles": ("reproduces:cho-nx2", "reference:cho-nx2")``)
+REPRODUCES, REFERENCE, LABELLED = "reproduces:", "reference:", "departures:"
 #: the tag of notebook 03's A2 ladder (course/ch03_rpe/recipes.py): each rung reproduces Sabbaghi's A2
 A2_LADDER_TAG = "sabbaghi-a2"
+
+
+def _named(recipe: Recipe, prefix: str) -> list[str]:
+    """The names that ``recipe``'s roles give after ``prefix`` (``"reproduces:cho-nx2"`` -> ``"cho-nx2"``)."""
+    return [role[len(prefix):] for role in recipe.roles if role.startswith(prefix)]
+
+
+#: ``{recipe id: claim}``: the recipes that reproduce a paper claim, by their roles (``"reproduces:<claim>"``) and the
+#: A2 ladder's tag (tests/test_departures.py: every recipe tagged ``paper-scale`` or ``sabbaghi-a2`` is one of them)
 REPRODUCTIONS: dict[str, str] = {
-    "sabbaghi-a2-paper": "sabbaghi-a2", "sabbaghi-rpe-add-5to50": "sabbaghi-a2",
-    **{recipe_id: "sabbaghi-a2" for recipe_id, recipe in RECIPES.items() if A2_LADDER_TAG in recipe.tags},
-    "sabbaghi-upe-m3-9l": "sabbaghi-m2-k3", "sabbaghi-upe-m3-masked": "sabbaghi-m2-k3",
-    "sabbaghi-upe-m3-annealed": "sabbaghi-m2-k3", "sabbaghi-upe-m3-b256": "sabbaghi-m2-k3",
-    "cho-plain-1to30": "cho-addition", "cho-addition-1to30": "cho-addition",
-    "cho-mul-nx2-1to40": "cho-nx2",
-    "cho-minesweeper-5to9": "cho-minesweeper",
-}
+    recipe_id: claim for recipe_id, recipe in RECIPES.items()
+    for claim in _named(recipe, REPRODUCES) + (["sabbaghi-a2"] if A2_LADDER_TAG in recipe.tags else [])}
 
 #: config fields that a reference recipe may set away from their defaults without adding anything to the paper's
 #: setup: sizes that follow from the frame, the IDs or the task
@@ -285,54 +291,59 @@ INERT_UNLESS: dict[str, tuple[str, Any]] = {
     "model.relative_bias_scale": ("model.relative_bias", False),
 }
 
-#: ``{claim: (recipe id, overrides)}``: the reference recipe of each claim, the closest to the paper. With no
-#: overrides it is the zoo's paper-faithful recipe; otherwise the overrides switch the course's own additions off
-#: (config fields no compared row reads), so that a reproduction must label each one in :data:`EXTRA_DEPARTURES`.
-REFERENCE_OF: dict[str, tuple[str, tuple[str, ...]]] = {
-    "sabbaghi-a2": ("sabbaghi-a2-paper", ()),
-    "sabbaghi-m2-k3": ("sabbaghi-upe-m3-9l", (
-        "model.attention_window=0", "task.curriculum=\"none\"", "task.carry_targets=false",
-        "task.product_targets=false", "model.carry_classes=0", "model.product_heads=0")),
-    "cho-addition": ("cho-plain-1to30", ()),
-    "cho-nx2": ("cho-mul-nx2-1to40", ("model.encoding=\"learned\"", "model.relative_bias=false",
-                                      "model.relative_bias_uniform=false")),
-    "cho-minesweeper": ("cho-minesweeper-5to9", ("model.encoding=\"learned\"", "model.relative_bias=false",
-                                                  "model.shared_channel_table=true")),
+#: ``{claim: overrides}``: what turns the row with the role ``"reference:<claim>"`` into the claim's reference recipe,
+#: the closest to the paper. With no overrides it is the zoo's paper-faithful recipe; otherwise the overrides switch
+#: the course's own additions off (config fields no compared row reads), so that a reproduction must label each one
+#: in :data:`EXTRA_DEPARTURES`.
+REFERENCE_OVERRIDES: dict[str, tuple[str, ...]] = {
+    "sabbaghi-a2": (),
+    "sabbaghi-m2-k3": ("model.attention_window=0", "task.curriculum=\"none\"", "task.carry_targets=false",
+                       "task.product_targets=false", "model.carry_classes=0", "model.product_heads=0"),
+    "cho-addition": (),
+    "cho-nx2": ("model.encoding=\"learned\"", "model.relative_bias=false", "model.relative_bias_uniform=false"),
+    "cho-minesweeper": ("model.encoding=\"learned\"", "model.relative_bias=false", "model.shared_channel_table=true"),
 }
+#: ``{claim: (recipe id, overrides)}``: the reference recipe of each reproduced claim, found by its role
+REFERENCE_OF: dict[str, tuple[str, tuple[str, ...]]] = {
+    claim: (with_one_role(REFERENCE + claim).id, overrides) for claim, overrides in REFERENCE_OVERRIDES.items()}
 
 _WINDOW = "the aligned attention window (notebook 03's structural fix), on top of the paper's recipe"
 _M3_RECIPE = "the course's best CPU recipe for M2 (notebook 04)"
-#: ``{recipe id: {config field path: why}}``: departures that no compared row shows, labelled by hand; each becomes
-#: a row of the recipe's table (its "paper" value is the reference recipe's)
+#: ``{name: {config field path: why}}``: departures that no compared row shows, labelled by hand; a recipe carries
+#: those of each name its roles give (``"departures:<name>"``), and each becomes a row of its table (its "paper"
+#: value is the reference recipe's)
 EXTRA_DEPARTURES: dict[str, dict[str, str]] = {
-    "a2-window": {"model.attention_window": _WINDOW + ": keys within 2 IDs of the query's centres",
+    "aligned-window": {"model.attention_window": _WINDOW + ": keys within 2 IDs of the query's centres",
                   "model.window_offsets": _WINDOW + ": centres +-(l + 1), the query's column in both operands"},
-    "cho-addition-1to30": {"model.relative_bias": "our flagship's coupled relative bias (clip 8)"},
-    "sabbaghi-upe-m3-9l": {
+    "flagship-bias": {"model.relative_bias": "our flagship's coupled relative bias (clip 8)"},
+    "m3-recipe": {
         "model.attention_window": _M3_RECIPE + ": an attention window of 3 IDs",
         "task.curriculum": _M3_RECIPE + ": the multiplier curriculum (1, 2, then 3 digits)",
         "task.carry_targets": _M3_RECIPE + ": each answer column's carry supervised",
         "model.carry_classes": _M3_RECIPE + ": the carry read-out",
         "task.product_targets": _M3_RECIPE + ": each column's digit products supervised",
         "model.product_heads": _M3_RECIPE + ": the product read-outs"},
-    "cho-mul-nx2-1to40": {"model.relative_bias": "our N x 2 recipe (notebook 05): a relative bias on coupled IDs",
+    "nx2-bias": {"model.relative_bias": "our N x 2 recipe (notebook 05): a relative bias on coupled IDs",
                           "model.relative_bias_uniform": "our N x 2 recipe: one bias per multiplier digit, at any "
                                                          "distance"},
-    "cho-minesweeper-5to9": {"model.relative_bias": "our recipe: the 2-D relative bias (clip 2) on next-cell IDs"},
+    "2d-bias": {"model.relative_bias": "our recipe: the 2-D relative bias (clip 2) on next-cell IDs"},
+    "masked-operator": {
+        "task.mask_operator": "the operator x hidden from every query (the fix for the collapse past 14 digits)"},
 }
-EXTRA_DEPARTURES["sabbaghi-upe-m3-masked"] = {
-    **EXTRA_DEPARTURES["sabbaghi-upe-m3-9l"],
-    "task.mask_operator": "the operator x hidden from every query (the fix for the collapse past 14 digits)"}
-EXTRA_DEPARTURES["sabbaghi-upe-m3-annealed"] = EXTRA_DEPARTURES["sabbaghi-upe-m3-masked"]
-EXTRA_DEPARTURES["sabbaghi-upe-m3-b256"] = EXTRA_DEPARTURES["sabbaghi-upe-m3-masked"]
+
+
+def labelled_departures(recipe: Recipe) -> dict[str, str]:
+    """``{path: why}``: the departures labelled by hand for ``recipe``, those of each :data:`EXTRA_DEPARTURES` name
+    that its roles give (``"departures:<name>"``), in the order of its roles."""
+    return {path: why for name in _named(recipe, LABELLED) for path, why in EXTRA_DEPARTURES[name].items()}
 
 
 def reference_recipe(claim: str) -> Recipe:
     """The recipe closest to the paper's setup of ``claim`` (:data:`REFERENCE_OF`)."""
     if claim not in REFERENCE_OF:
         raise KeyError(f"no reference recipe for claim {claim!r}; known: {', '.join(sorted(REFERENCE_OF))}")
-    recipe_id, overrides = REFERENCE_OF[claim]
-    recipe = get_recipe(recipe_id)
+    _, overrides = REFERENCE_OF[claim]
+    recipe = with_one_role(REFERENCE + claim)
     return recipe.derive(variant_id(claim, "reference"), *overrides) if overrides else recipe
 
 

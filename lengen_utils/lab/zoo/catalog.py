@@ -19,20 +19,12 @@ from types import ModuleType
 
 from ..experiment.entry import ZooError
 from ..experiment import lab_recipes as lab
-from .aliases import add_alias
+from .aliases import FLAGSHIP_ALIASES, SEEDED_ALIASES, add_alias
 from .manifest import REPO_ROOT
 from .registry import ENTRIES, catalog, entry, register, register_recipe
 
 #: the entry-point group that lists the modules of recipe tables (each holds ``TABLES``)
 RECIPE_GROUP = "lengen_utils.recipes"
-
-#: other names of entries (:mod:`.aliases`): the flagship's models are seeds of notebook 05's recipes, stored once
-FLAGSHIP_ALIASES: dict[str, str] = {"flagship-coupled": "nb05-sink-s0", "flagship-ape": "nb05-base-ape-s0"}
-#: notebook 03's five encodings at equal budget were one run each, named by the recipe id; with three seeds each, the
-#: id goes on naming that run, seed 0 (same configs, same file), so the sections that read one model keep reading it
-SEEDED_ALIASES: dict[str, str] = {"nb03-rpe-l5": "nb03-rpe-l5-s0", "nb03-ape-l5": "nb03-ape-l5-s0",
-                                  "nb03-nope-l5": "nb03-nope-l5-s0", "nb03-rope-l5": "nb03-rope-l5-s0",
-                                  "nb03-alibi-l5": "nb03-alibi-l5-s0"}
 
 
 def declared_in_pyproject(path: Path = REPO_ROOT / "pyproject.toml") -> dict[str, str]:
@@ -71,7 +63,8 @@ RECIPE_MODULES: tuple[ModuleType, ...] = (lab, *declared_modules())
 
 
 def register_all() -> None:
-    """Register every table's recipes (with an entry per seed) and the aliases; once."""
+    """Register every table's recipes (with an entry per seed) and the aliases (:mod:`.aliases`: the flagship's names
+    and notebook 03's seeded ids); once."""
     if ENTRIES:
         return
     for module in RECIPE_MODULES:

@@ -6,7 +6,9 @@ trained lengths (the fair-comparison rule): the coupled decoder 1 layer x 2,000 
 3 layers x 10,000 steps (with less it fails inside the trained range; ``docs/logs/flagship-log.md``). Each is
 one seed of a notebook-05 recipe, stored once: the catalog names them ``flagship-coupled`` (an alias of
 ``nb05-sink-s0``) and ``flagship-ape`` (of ``nb05-base-ape-s0``); ``python -m lengen_utils.lab.bench flagship`` trains
-them at any budget (``--steps``, ``--set ...``).
+them at any budget (``--steps``, ``--set ...``). The functions name what they build as the lab defines it: those
+aliases (:mod:`.aliases`) and the rows of :data:`~lengen_utils.lab.experiment.lab_recipes.FLAGSHIP_RUNS`, found by
+their roles (``flagship:reach``, ``flagship:one-minute``).
 
 * :func:`coupled_recipe`: our variant of position coupling (coupled IDs up to 64 + relative bias +
   packing), the base of notebook 05's ablation (``nb05-both``) and of its other coupled entries.
@@ -29,6 +31,9 @@ from ...core.task_config import TaskConfig
 from ...core.tasks import Task
 from ...core.train import TrainConfig
 from ..experiment.entry import ZooEntry
+from ..experiment.lab_recipes import FLAGSHIP_RUNS
+from ..experiment.recipe import Recipe
+from .aliases import FLAGSHIP_APE, FLAGSHIP_COUPLED
 
 VARIANT_LENGTHS = (5, 10, 15, 20, 30, 40)    # coupled_recipe's tests: IDs up to 64 reach 40-digit operands
 LENGTHS = VARIANT_LENGTHS + (70, 100)         # operand lengths of the flagship's test sets
@@ -50,6 +55,13 @@ MINUTE_WARMUP = 80                  # its warm-up steps
 MINUTE_PACK = 16                    # its problems per training sequence (8: seed 2 stayed near 20% at 1000 digits)
 MINUTE_BATCH = 96                   # its problems per step (6 sequences; 128 gave every seed 100%, in 70-76 s)
 MINUTE_WINDOW = 2                   # its attention window over coupled IDs (0: none; seeds 2, 5, 6, 9 failed at 1000)
+
+
+def _run(role: str) -> Recipe:
+    """The row of the lab's :data:`FLAGSHIP_RUNS` with ``role``: a function below that builds it at any budget names
+    and tags its entry as that row."""
+    (row,) = FLAGSHIP_RUNS.with_role(role)
+    return row
 
 
 def coupled_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) -> ZooEntry:
@@ -98,7 +110,7 @@ def flagship_recipe(steps: int = STEPS, batch_size: int = BATCH, seed: int = 0) 
     base = coupled_recipe(steps, batch_size, seed)
     task = replace(base.task, positions="coupled_sink", max_position=MAX_POSITION)
     model = replace(base.model, max_positions=MAX_POSITION + 1)
-    return replace(base, recipe="flagship-coupled", task=task, model=model, eval_lengths=LENGTHS,
+    return replace(base, recipe=FLAGSHIP_COUPLED, task=task, model=model, eval_lengths=LENGTHS,
                    description="flagship: coupled decoder (Cho et al.) + $ as the final carry's sink + coupled "
                                "relative bias + packing, IDs up to 128, 1-10 digit sums, tested to 100 digits")
 
@@ -123,8 +135,9 @@ def reach_recipe(seed: int = 0, pack: int = REACH_PACK, length_scale: bool = Tru
     model = replace(base.model, encoding="none", max_positions=top + 1, length_scale=length_scale)
     train = replace(base.train, batch_size=max(1, batch_size // pack))
     what = "scalable softmax" if length_scale else "no scalable softmax"
-    return replace(base, recipe="flagship-reach", seeded=True, task=task, model=model, train=train,
-                   eval_lengths=REACH_LENGTHS, tags=("flagship-seeds",),
+    row = _run("flagship:reach")
+    return replace(base, recipe=row.id, seeded=True, task=task, model=model, train=train,
+                   eval_lengths=REACH_LENGTHS, tags=row.tags,
                    description=f"flagship without its table: coupled relative bias + sink + packing ({pack} per "
                                f"sequence), {what}, 1-10 digit sums, tested to {REACH_DIGITS} digits")
 
@@ -158,7 +171,8 @@ def minute_recipe(seed: int = 0, steps: int = MINUTE_STEPS, lr: float = MINUTE_L
     train = replace(base.train, lr=lr, warmup_steps=MINUTE_WARMUP)
     model = replace(base.model, attention_window=window)
     seen = f"an attention window of {window} IDs" if window else "no attention window"
-    return replace(base, recipe="flagship-minute", seeded=True, train=train, model=model, tags=("flagship-minute",),
+    row = _run("flagship:one-minute")
+    return replace(base, recipe=row.id, seeded=True, train=train, model=model, tags=row.tags,
                    description=f"the flagship without its table, trained for time: lr {lr:g}, {steps} steps of "
                                f"{batch_size} problems, {pack} to a sequence, {seen}; tested to {REACH_DIGITS} digits")
 
@@ -187,7 +201,7 @@ def ape_recipe(steps: int = APE_STEPS, batch_size: int = BATCH, seed: int = 0,
     model = replace(base.model, n_layers=APE_LAYERS, encoding="learned", relative_bias=False,
                     max_positions=top + 1)
     train = replace(base.train, batch_size=batch_size, lr=3e-3, weight_decay=0.1)
-    return ZooEntry(recipe="flagship-ape", seeded=False, task=task, model=model, train=train,
+    return ZooEntry(recipe=FLAGSHIP_APE, seeded=False, task=task, model=model, train=train,
                     eval_lengths=tuple(n for n in LENGTHS if n <= Task(task).longest_operand()),
                     eval_n=EVAL_N, tags=("flagship",),
                     description=f"flagship baseline: plain APE decoder (IDs 0, 1, 2, ...), {APE_LAYERS} layers, "

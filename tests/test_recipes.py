@@ -256,3 +256,17 @@ def test_the_zoo_finds_one_row_by_role_and_names_a_missing_one():
             assert recipe in zoo.with_role(role)
     with pytest.raises(zoo.ZooError, match="0 recipes have the role 'no-such-role'.*roles="):
         zoo.with_one_role("no-such-role")
+
+
+def test_every_role_a_row_declares_is_read_by_the_code():
+    """A misspelt role hides its row without an error (``with_role`` finds nothing): every role, or its kind before
+    the colon (``claim:``, ``reproduces:``), is written as a string in the package's code outside the recipes
+    modules. The kinds' own tests (test_ledger, test_departures) check each prefixed role's value."""
+    package = Path(zoo.__file__).resolve().parents[2]
+    code = "\n".join(p.read_text() for p in package.rglob("*.py") if not p.name.endswith("recipes.py"))
+    roles = {role for recipe in zoo.RECIPES.values() for role in recipe.roles}
+    assert len(roles) > 20
+    unread = sorted(role for role in roles if not (
+        f'"{role}"' in code or any(f'{quote}{role.partition(":")[0]}:' in code for quote in ('"', "'", 'f"'))
+        if ":" in role else f'"{role}"' in code))
+    assert not unread, f"roles no code reads (misspelt?): {unread}"

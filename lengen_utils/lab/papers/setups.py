@@ -342,8 +342,8 @@ def reference_recipe(claim: str) -> Recipe:
     """The recipe closest to the paper's setup of ``claim`` (:data:`REFERENCE_OF`)."""
     if claim not in REFERENCE_OF:
         raise KeyError(f"no reference recipe for claim {claim!r}; known: {', '.join(sorted(REFERENCE_OF))}")
-    _, overrides = REFERENCE_OF[claim]
-    recipe = with_one_role(REFERENCE + claim)
+    recipe_id, overrides = REFERENCE_OF[claim]
+    recipe = RECIPES[recipe_id]
     return recipe.derive(variant_id(claim, "reference"), *overrides) if overrides else recipe
 
 
